@@ -1,0 +1,590 @@
+"""The abstract syntax tree of a game file: frozen, typed nodes that carry their source span.
+
+Every grammar rule (or `-> alias`) in plies/grammar/plies.lark names a class here: `range_type`
+builds `RangeType`, and the rule's children become the class's fields in order. A field typed as
+a tuple that comes last collects all remaining children. Rules in ``LIST_RULES`` become tuples and
+rules in ``WORD_RULES`` (single keywords) become strings. Adding a construct means adding a rule to
+the grammar and a class here; the builder (parser.py) needs no change.
+
+Nodes compare by identity (``eq=False``), so the checker can keep side tables keyed by node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node stands in the source: 1-based lines and columns, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+NO_SPAN = Span(0, 0, 0, 0)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Node:
+    """Base of every node: its span."""
+
+    span: Span
+
+
+# ---- expressions ---------------------------------------------------------------------------
+
+
+class Expr(Node):
+    """Base of expressions."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IntLiteral(Expr):
+    """An integer literal: ``42``."""
+
+    value: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class BoolLiteral(Expr):
+    """``true`` or ``false``."""
+
+    word: str
+
+    @property
+    def value(self) -> bool:
+        return self.word == "true"
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Turn(Expr):
+    """``turn``: the player whose turn it is."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Name(Expr):
+    """A reference to a parameter, constant, state variable, symbol, player, helper or local."""
+
+    id: str
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ListLiteral(Expr):
+    """``[1, 2, 3]``: a fixed-size array value."""
+
+    items: tuple[Expr, ...] | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Index(Expr):
+    """``a[i]`` or ``g[r, c]``."""
+
+    base: Expr
+    first: Expr
+    second: Expr | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Call(Expr):
+    """``f(x, y)``: a helper definition or a built-in function."""
+
+    function: str
+    args: tuple[Expr, ...] | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Negate(Expr):
+    """``-x``."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Binary(Expr):
+    """Arithmetic: ``+ - * /`` (exact), ``div`` and ``mod`` (integers)."""
+
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Compare(Expr):
+    """``== != < <= > >=`` (one comparison; they do not chain)."""
+
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Not(Expr):
+    """``not x``."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class And(Expr):
+    """``a and b`` (short-circuit)."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Or(Expr):
+    """``a or b`` (short-circuit)."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IfExpr(Expr):
+    """``if c then a else b``."""
+
+    condition: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class LetExpr(Expr):
+    """``let x = e in body``."""
+
+    name: str
+    value: Expr
+    body: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Aggregate(Expr):
+    """``any|all|sum|count|min|max x in D: body`` over a finite domain."""
+
+    kind: str
+    names: tuple[str, ...]
+    domain: Domain
+    body: Expr
+
+
+# ---- domains -------------------------------------------------------------------------------
+
+
+class Domain(Node):
+    """Base of finite domains for move parameters, loops and aggregates."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class RangeDomain(Domain):
+    """``lo..hi`` (both ends included), optionally ``ordered by key``."""
+
+    lo: Expr
+    hi: Expr
+    order_key: Expr | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ExprDomain(Domain):
+    """``indices(a)``, ``cells(g)``, a list literal or array, optionally ``ordered by key``."""
+
+    expr: Expr
+    order_key: Expr | None
+
+
+# ---- types ---------------------------------------------------------------------------------
+
+
+class TypeExpr(Node):
+    """Base of written types."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IntType(TypeExpr):
+    """``int``."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class BoolType(TypeExpr):
+    """``bool``."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class PlayerType(TypeExpr):
+    """``player``."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class RangeType(TypeExpr):
+    """``lo..hi``: an integer that must stay within the range."""
+
+    lo: Expr
+    hi: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Symbol(Node):
+    """A symbol declared in a symbol type: ``empty`` in ``{empty, X, O}``."""
+
+    name: str
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class SymbolType(TypeExpr):
+    """``{empty, X, O}``: one of these symbols (player names may be among them)."""
+
+    symbols: tuple[Symbol, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ArrayType(TypeExpr):
+    """``array[n] of T``."""
+
+    size: Expr
+    element: TypeExpr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class PlayerArrayType(TypeExpr):
+    """``array[player] of T``: one element per player, indexed by player."""
+
+    element: TypeExpr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class GridType(TypeExpr):
+    """``grid[rows, cols] of T``: a 2-D board indexed ``g[r, c]``."""
+
+    rows: Expr
+    cols: Expr
+    element: TypeExpr
+
+
+# ---- statements ----------------------------------------------------------------------------
+
+
+class Stmt(Node):
+    """Base of statements in effects."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Target(Node):
+    """The left side of an assignment: ``x``, ``a[i]`` or ``g[r, c]``."""
+
+    name: str
+    first: Expr | None
+    second: Expr | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Assign(Stmt):
+    """``target = value``."""
+
+    target: Target
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Update(Stmt):
+    """``target += value`` (also ``-=`` and ``*=``)."""
+
+    target: Target
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IfStmt(Stmt):
+    """``if c { ... } else { ... }``; an ``else if`` is an else block holding one IfStmt."""
+
+    condition: Expr
+    then: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...] | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ForStmt(Stmt):
+    """``for x in D { ... }``."""
+
+    names: tuple[str, ...]
+    domain: Domain
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class LetStmt(Stmt):
+    """``let x = e``: a local name for the rest of the block."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Again(Stmt):
+    """``again``: the player who moved moves again (no turn change)."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class StartChance(Stmt):
+    """``chance E``: chance event E decides what happens next."""
+
+    event: str
+
+
+# ---- declarations --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class GameParam(Node):
+    """``name = default`` in ``game g(name = default)``."""
+
+    name: str
+    default: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Header(Node):
+    """``game name(params)``."""
+
+    name: str
+    params: tuple[GameParam, ...] | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class PlayerDecl(Node):
+    """``X max``: a player's name and role."""
+
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Players(Node):
+    """``players X max, O min``: the first listed moves first."""
+
+    players: tuple[PlayerDecl, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ConstDef(Node):
+    """``const N = 3``."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Var(Node):
+    """``name: type = initial`` inside ``state``."""
+
+    name: str
+    type: TypeExpr
+    init: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class State(Node):
+    """``state`` followed by variable declarations."""
+
+    vars: tuple[Var, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class TypedParam(Node):
+    """``p: player`` in a helper definition."""
+
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class HelperDef(Node):
+    """``def name(params) = expr``: a pure helper over the state."""
+
+    name: str
+    params: tuple[TypedParam, ...] | None
+    body: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Binder(Node):
+    """A move or chance parameter, with its own domain or none (then the group's)."""
+
+    name: str
+    domain: Domain | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Binders(Node):
+    """``(r, c) in cells(board)`` or ``(h in indices(heap), n in 1..heap[h])``."""
+
+    items: tuple[Binder, ...]
+    domain: Domain | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Move(Node):
+    """``move name(params) when precondition { effect }``."""
+
+    name: str
+    binders: Binders | None
+    precondition: Expr | None
+    effect: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Outcome(Node):
+    """``heads 1/2 { effect }``: one outcome of a listed chance event."""
+
+    name: str
+    probability: Expr
+    effect: tuple[Stmt, ...] | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ListedChance(Node):
+    """``chance coin { heads 1/2 {...} tails 1/2 {...} }``."""
+
+    name: str
+    outcomes: tuple[Outcome, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class UniformChance(Node):
+    """``chance roll(d in 1..6) { effect }``: every value equally likely."""
+
+    name: str
+    binders: Binders
+    effect: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Terminal(Node):
+    """``terminal condition``."""
+
+    condition: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Utility(Node):
+    """``utility value``: from MAX's point of view."""
+
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Bounds(Node):
+    """``bounds lo..hi``: every utility lies in [lo, hi]."""
+
+    lo: Expr
+    hi: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Evaluate(Node):
+    """``evaluate expr``: heuristic value for depth-limited search."""
+
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Render(Node):
+    """``render a, b``: what ``plies play`` shows of a state."""
+
+    items: tuple[Expr, ...]
+
+
+# ---- explicit trees ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Number(Node):
+    """A signed integer or fraction in a tree: ``-3``, ``1/2``."""
+
+    minus: str | None
+    numerator: int
+    denominator: int | None
+
+    @property
+    def value(self) -> Fraction:
+        value = Fraction(self.numerator, self.denominator or 1)
+        return -value if self.minus else value
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class EdgeLabel(Node):
+    """``a1:``, ``heads 1/2:`` or ``1/2:`` before a child node."""
+
+    name: str | None
+    probability: Number | None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Leaf(Node):
+    """A terminal node with its utility."""
+
+    value: Number
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Edge(Node):
+    """A labelled child of an inner node."""
+
+    label: EdgeLabel | None
+    node: TreeNode
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class InnerNode(Node):
+    """``max A { ... }``, ``min { ... }`` or ``chance { ... }``."""
+
+    kind: str
+    name: str | None
+    edges: tuple[Edge, ...]
+
+
+TreeNode = InnerNode | Leaf
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Tree(Node):
+    """``tree node``: the whole game written out as a tree."""
+
+    root: TreeNode
+
+
+Item = (
+    Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
+    | Utility | Bounds | Evaluate | Render | Tree
+)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Start(Node):
+    """A whole game file: its header and its items in order."""
+
+    header: Header
+    items: tuple[Item, ...] = field(default=())
+
+
+Program = Start
+
+LIST_RULES = frozenset(
+    {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if"}
+)
+WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function", "bool_literal"})
