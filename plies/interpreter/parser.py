@@ -191,8 +191,9 @@ class _Builder(Transformer_NonRecursive):
         cls = _node_classes()[rule]
         span = ast.Span(meta.line, meta.column, meta.end_line, meta.end_column) \
             if not meta.empty else ast.NO_SPAN
-        if _takes_rest(cls):
-            count = len(dataclasses.fields(cls)) - 1
+        count = len(dataclasses.fields(cls)) - 1
+        lined_up = len(children) == count and isinstance(children[-1], tuple) if children else False
+        if _takes_rest(cls) and not lined_up:
             fixed, rest = children[: count - 1], tuple(children[count - 1:])
             node = cls(span, *fixed, rest)
         else:

@@ -1,0 +1,1427 @@
+"""The checker: names, types, arities, sizes, probabilities — every problem in one run.
+
+A game is checked for one setting of its parameters (the defaults, or ``--param`` values), so
+sizes, ranges and probabilities are concrete numbers. The result, ``CheckedGame``, is what the
+code generator needs: the state layout, the symbols' codes, the type of every expression, what
+every name refers to, and the static range of integer expressions (to leave out index checks
+that can never fail).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from plies.errors import Diagnostic, GameFileError
+from plies.interpreter import ast
+from plies.interpreter import types as T
+
+BUILTINS = {
+    # name: (arity description, minimum args, maximum args)
+    "line": ("line(grid, value, k)", 3, 3),
+    "len": ("len(array)", 1, 1),
+    "abs": ("abs(x)", 1, 1),
+    "min": ("min(a, b, ...)", 2, 99),
+    "max": ("max(a, b, ...)", 2, 99),
+    "other": ("other(player)", 1, 1),
+    "rows": ("rows(grid)", 1, 1),
+    "cols": ("cols(grid)", 1, 1),
+}
+DOMAIN_FUNCTIONS = {"indices", "cells"}
+
+
+# ---- what the checker produces ----------------------------------------------------------------
+
+
+@dataclass
+class VarInfo:
+    """A state variable: its type, where its values sit in the state tuple, its range."""
+
+    decl: ast.Var
+    type: T.Type
+    offset: int
+    slots: int
+    lo: int | None = None  # declared integer range of each element, or None
+    hi: int | None = None
+    initial: tuple = ()  # the initial value of each slot, as the generated code stores it
+    read: bool = False
+
+
+@dataclass
+class Resolution:
+    """What a name refers to: kind is param, const, var, symbol, helper or local."""
+
+    kind: str
+    value: object = None  # param/const value, symbol code, VarInfo, HelperInfo, local name
+
+
+@dataclass
+class HelperInfo:
+    decl: ast.HelperDef
+    params: list[tuple[str, T.Type]]
+    type: T.Type = T.ERROR
+    used: bool = False
+
+
+@dataclass
+class DomainInfo:
+    """A checked domain: what it ranges over and, when fixed, its values in order."""
+
+    kind: str  # "range", "indices", "cells", "values"
+    names: int  # how many names it binds
+    element_types: tuple[T.Type, ...]
+    static: tuple | None = None  # the values (tuples for cells) when known at check time
+    grid: T.Grid | None = None
+
+
+@dataclass
+class MoveInfo:
+    decl: ast.Move
+    kind: int
+    names: list[str]
+
+
+@dataclass
+class ChanceInfo:
+    decl: ast.ListedChance | ast.UniformChance
+    id: int  # 1-based; 0 in the state means no chance event is pending
+    probabilities: list[Fraction] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    used: bool = False
+
+
+@dataclass
+class TreeNodeInfo:
+    id: int
+    kind: str  # "max", "min", "chance", "leaf"
+    name: str | None
+    value: Fraction | None
+    children: list[tuple[str, Fraction | None, int]]  # (move text, probability, child id)
+    span: ast.Span
+
+
+@dataclass
+class CheckedGame:
+    """Everything the code generator needs to know about a checked game."""
+
+    program: ast.Start
+    filename: str
+    source: str
+    name: str
+    params: dict[str, object]
+    consts: dict[str, object]
+    players: list[tuple[str, str]]  # (name, "max" | "min") in order of play
+    symbols: dict[str, int]  # every symbol's code; players are 1 and 2
+    vars: dict[str, VarInfo]
+    state_size: int
+    helpers: dict[str, HelperInfo]
+    moves: list[MoveInfo]
+    chances: dict[str, ChanceInfo]
+    terminal: ast.Terminal | None
+    utility: ast.Utility | None
+    bounds: tuple[Fraction, Fraction] | None
+    evaluate: ast.Evaluate | None
+    render: ast.Render | None
+    tree: list[TreeNodeInfo] | None
+    types: dict[int, T.Type]
+    names: dict[int, Resolution]
+    domains: dict[int, DomainInfo]
+    intervals: dict[int, tuple[int, int]]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def has_chance(self) -> bool:
+        if self.tree is not None:
+            return any(node.kind == "chance" for node in self.tree)
+        return bool(self.chances)
+
+    @property
+    def first_slot(self) -> int:
+        """Slots before the variables: the turn, and the pending chance event if any."""
+        return 2 if self.chances else 1
+
+    def symbol_name(self, code: int) -> str:
+        for name, value in self.symbols.items():
+            if value == code:
+                return name
+        return str(code)
+
+
+class _NotConstant(Exception):
+    """The expression depends on the state (or fails), so it has no value at check time."""
+
+
+@dataclass(frozen=True)
+class SymbolValue:
+    """A symbol as a constant value at check time."""
+
+    name: str
+
+
+# ---- the checker ------------------------------------------------------------------------------
+
+
+def check(program: ast.Start, params: dict[str, object] | None = None, *,
+          filename: str = "<game>", source: str = "") -> CheckedGame:
+    """Check a parsed game for the given parameter values (others take their defaults).
+
+    Raises:
+        GameFileError: the game has errors (the exception carries warnings too).
+    """
+    checker = Checker(program, params or {}, filename, source)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        game = checker.run()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if any(d.severity == "error" for d in game.diagnostics):
+        raise GameFileError(game.diagnostics, source)
+    return game
+
+
+class Checker:
+    """Walks the AST once per concern; collects diagnostics instead of stopping at the first."""
+
+    def __init__(self, program: ast.Start, params: dict[str, object], filename: str, source: str):
+        self.program = program
+        self.overrides = dict(params)
+        self.filename = filename
+        self.source = source
+        self.diagnostics: list[Diagnostic] = []
+        self.globals: dict[str, tuple[str, ast.Node, object]] = {}  # name -> (kind, decl, info)
+        self.params: dict[str, object] = {}
+        self.consts: dict[str, object] = {}
+        self.symbols: dict[str, int] = {}
+        self.vars: dict[str, VarInfo] = {}
+        self.helpers: dict[str, HelperInfo] = {}
+        self.moves: list[MoveInfo] = []
+        self.chances: dict[str, ChanceInfo] = {}
+        self.types: dict[int, T.Type] = {}
+        self.names: dict[int, Resolution] = {}
+        self.domains: dict[int, DomainInfo] = {}
+        self.intervals: dict[int, tuple[int, int]] = {}
+        self.players: list[tuple[str, str]] = []
+        self.player_type = T.Symbols(frozenset(), True)
+        self.used_globals: set[str] = set()
+        self.checking_helper: list[str] = []
+
+    # -- reporting --
+
+    def error(self, node: ast.Node | ast.Span, message: str, hint: str | None = None,
+              code: str = "semantic") -> None:
+        self._report(node, "error", message, hint, code)
+
+    def warning(self, node: ast.Node | ast.Span, message: str, hint: str | None = None,
+                code: str = "warning") -> None:
+        self._report(node, "warning", message, hint, code)
+
+    def _report(self, node, severity, message, hint, code):
+        span = node if isinstance(node, ast.Span) else node.span
+        self.diagnostics.append(Diagnostic(self.filename, span.line, span.column, span.end_line,
+                                           span.end_column, severity, code, message, hint))
+
+    def suggest(self, name: str, candidates) -> str | None:
+        matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        return f"did you mean '{matches[0]}'?" if matches else None
+
+    # -- the passes --
+
+    def run(self) -> CheckedGame:
+        items = self.program.items
+        by_type: dict[type, list] = {}
+        for item in items:
+            by_type.setdefault(type(item), []).append(item)
+        self.check_params()
+        tree_decls = by_type.get(ast.Tree, [])
+        self.check_players(by_type.get(ast.Players, []), tree_game=bool(tree_decls))
+        self.declare_symbols()
+        for item in items:
+            self.declare(item)
+        for item in items:
+            if isinstance(item, ast.ConstDef):
+                self.check_const(item)
+        offset = 2 if any(isinstance(i, (ast.ListedChance, ast.UniformChance)) for i in items) \
+            else 1
+        for state in by_type.get(ast.State, []):
+            for var in state.vars:
+                offset = self.check_var(var, offset)
+        for helper in self.helpers.values():
+            self.check_helper(helper)
+        for item in items:
+            if isinstance(item, (ast.ListedChance, ast.UniformChance)):
+                self.check_chance(item)
+        for move in self.moves:
+            self.check_move(move)
+        terminal = self.single(by_type, ast.Terminal)
+        utility = self.single(by_type, ast.Utility)
+        bounds_decl = self.single(by_type, ast.Bounds)
+        evaluate = self.single(by_type, ast.Evaluate)
+        render = self.single(by_type, ast.Render)
+        tree = None
+        if tree_decls:
+            tree = self.check_tree_game(tree_decls, by_type)
+        else:
+            self.require_game_parts(terminal, utility)
+        if terminal:
+            self.expect(terminal.condition, T.BOOL, "the terminal test")
+        if utility:
+            self.check_utility(utility.value, "the utility")
+        if evaluate:
+            self.check_utility(evaluate.value, "the evaluation")
+        if render:
+            for item in render.items:
+                self.infer(item, {})
+        bounds = self.check_bounds(bounds_decl) if bounds_decl else None
+        self.warn_unused()
+        return CheckedGame(
+            program=self.program, filename=self.filename, source=self.source,
+            name=self.program.header.name, params=self.params, consts=self.consts,
+            players=self.players, symbols=self.symbols, vars=self.vars,
+            state_size=offset, helpers=self.helpers, moves=self.moves, chances=self.chances,
+            terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
+            tree=tree, types=self.types, names=self.names, domains=self.domains,
+            intervals=self.intervals, diagnostics=self.diagnostics)
+
+    def single(self, by_type, cls):
+        found = by_type.get(cls, [])
+        for extra in found[1:]:
+            first = found[0].span
+            self.error(extra, f"a second `{cls.__name__.lower()}` declaration "
+                              f"(the first is at {first.line}:{first.column})", code="duplicate")
+        return found[0] if found else None
+
+    # -- parameters, players, declarations --
+
+    def check_params(self) -> None:
+        header = self.program.header
+        declared = {}
+        for param in header.params or ():
+            if param.name in declared:
+                self.error(param, f"parameter '{param.name}' is declared twice", code="duplicate")
+                continue
+            declared[param.name] = param
+            try:
+                default = self.const_value(param.default, {})
+            except _NotConstant:
+                self.error(param.default, f"the default of parameter '{param.name}' must be a "
+                                          "constant value", code="not-constant")
+                default = 0
+            value = self.overrides.pop(param.name, default)
+            if _value_kind(value) != _value_kind(default):
+                self.error(param, f"parameter '{param.name}' takes {_value_kind(default)}, "
+                                  f"not {_value_kind(value)} ({_show(value)})",
+                           code="param-type")
+                value = default
+            self.params[param.name] = value
+            self.globals[param.name] = ("parameter", param, value)
+        for name in self.overrides:  # only reached through the API; the CLI checks first
+            self.error(header, f"the game has no parameter '{name}'",
+                       self.suggest(name, declared), code="unknown-param")
+
+    def check_players(self, decls: list[ast.Players], tree_game: bool) -> None:
+        if not decls:
+            if not tree_game:
+                self.error(self.program.header, "the game declares no players",
+                           "add `players A max, B min` (the first listed moves first)",
+                           code="missing")
+            self.players = [("MAX", "max"), ("MIN", "min")]
+        else:
+            for extra in decls[1:]:
+                self.error(extra, "players are declared twice", code="duplicate")
+            players = decls[0].players
+            roles = [p.role for p in players]
+            if len(players) != 2 or sorted(roles) != ["max", "min"]:
+                self.error(decls[0], "a game has exactly two players, one max and one min",
+                           "write `players A max, B min`", code="players")
+            self.players = [(p.name, p.role) for p in players[:2]]
+            if len(self.players) < 2:
+                self.players.append(("MIN" if roles[0] == "max" else "MAX",
+                                     "min" if roles[0] == "max" else "max"))
+            if self.players[0][0] == self.players[1][0]:
+                self.error(players[1], f"both players are called '{self.players[0][0]}'",
+                           code="duplicate")
+                self.players[1] = (self.players[1][0] + "_2", self.players[1][1])
+            for p in players[:2]:
+                self.globals.setdefault(p.name, ("player", p, None))
+        self.player_type = T.Symbols(frozenset(name for name, _ in self.players), True)
+        for code, (name, _) in enumerate(self.players, start=1):
+            self.symbols[name] = code
+
+    def declare_symbols(self) -> None:
+        for node in _walk(self.program):
+            if isinstance(node, ast.Symbol) and node.name not in self.symbols:
+                existing = self.globals.get(node.name)
+                if existing and existing[0] != "player":
+                    self.error(node, f"symbol '{node.name}' has the name of a "
+                                     f"{existing[0]} declared at {existing[1].span}",
+                               code="duplicate")
+                    continue
+                self.symbols[node.name] = len(self.symbols) + 1
+                self.globals[node.name] = ("symbol", node, None)
+
+    def declare(self, item) -> None:
+        if isinstance(item, ast.ConstDef):
+            self.add_global(item.name, "constant", item)
+        elif isinstance(item, ast.State):
+            for var in item.vars:
+                self.add_global(var.name, "state variable", var)
+        elif isinstance(item, ast.HelperDef):
+            if self.add_global(item.name, "definition", item):
+                params = []
+                for p in item.params or ():
+                    t = self.resolve_type(p.type)
+                    if isinstance(t, (T.Array, T.Grid)):
+                        self.error(p, f"parameter '{p.name}' of '{item.name}' is {T.describe(t)}; "
+                                      "definitions take ints, bools, players and symbols "
+                                      "(they can read the state directly)", code="type")
+                        t = T.ERROR
+                    params.append((p.name, t))
+                self.helpers[item.name] = HelperInfo(item, params)
+        elif isinstance(item, ast.Move):
+            if self.add_global(item.name, "move", item):
+                self.moves.append(MoveInfo(item, len(self.moves), []))
+        elif isinstance(item, (ast.ListedChance, ast.UniformChance)):
+            if self.add_global(item.name, "chance event", item):
+                self.chances[item.name] = ChanceInfo(item, len(self.chances) + 1)
+
+    def add_global(self, name: str, kind: str, node: ast.Node) -> bool:
+        if name in BUILTINS or name in DOMAIN_FUNCTIONS:
+            self.error(node, f"'{name}' is a built-in function and cannot be redefined",
+                       code="duplicate")
+            return False
+        if name in self.globals:
+            other_kind, other, _ = self.globals[name]
+            self.error(node, f"'{name}' is already declared as a {other_kind} at "
+                             f"{other.span.line}:{other.span.column}", code="duplicate")
+            return False
+        self.globals[name] = (kind, node, None)
+        return True
+
+    def check_const(self, item: ast.ConstDef) -> None:
+        try:
+            value = self.const_value(item.value, {})
+        except _NotConstant:
+            self.error(item.value, f"constant '{item.name}' must have a value known before the "
+                                   "game starts (parameters, constants and numbers only)",
+                       code="not-constant")
+            value = 0
+        self.consts[item.name] = value
+        self.globals[item.name] = ("constant", item, value)
+        self.infer(item.value, {})
+
+    # -- types and state --
+
+    def resolve_type(self, node: ast.TypeExpr) -> T.Type:
+        if isinstance(node, ast.IntType):
+            return T.INT
+        if isinstance(node, ast.BoolType):
+            return T.BOOL
+        if isinstance(node, ast.PlayerType):
+            return self.player_type
+        if isinstance(node, ast.RangeType):
+            self.const_int(node.lo, "a range's lower end")
+            self.const_int(node.hi, "a range's upper end")
+            return T.INT
+        if isinstance(node, ast.SymbolType):
+            return T.Symbols(frozenset(s.name for s in node.symbols if s.name in self.symbols))
+        if isinstance(node, ast.ArrayType):
+            size = self.const_int(node.size, "an array's size")
+            if size is not None and size < 0:
+                self.error(node.size, f"an array's size cannot be negative ({size})")
+                size = 0
+            return T.Array(self.resolve_type(node.element), size or 0)
+        if isinstance(node, ast.PlayerArrayType):
+            return T.Array(self.resolve_type(node.element), 2, by_player=True)
+        if isinstance(node, ast.GridType):
+            rows = self.const_int(node.rows, "a grid's number of rows")
+            cols = self.const_int(node.cols, "a grid's number of columns")
+            for size, what in ((rows, node.rows), (cols, node.cols)):
+                if size is not None and size < 1:
+                    self.error(what, f"a grid needs at least one row and column ({size})")
+            return T.Grid(self.resolve_type(node.element), max(rows or 1, 1), max(cols or 1, 1))
+        return T.ERROR
+
+    def const_int(self, expr: ast.Expr, what: str) -> int | None:
+        try:
+            value = self.const_value(expr, {})
+        except _NotConstant:
+            self.error(expr, f"{what} must be a constant whole number", code="not-constant")
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.error(expr, f"{what} must be a whole number, not {_show(value)}", code="type")
+            return None
+        return value
+
+    def check_var(self, var: ast.Var, offset: int) -> int:
+        declared = self.resolve_type(var.type)
+        element = declared
+        while isinstance(element, (T.Array, T.Grid)):
+            element = element.element
+        lo = hi = None
+        range_node = var.type
+        while isinstance(range_node, (ast.ArrayType, ast.PlayerArrayType, ast.GridType)):
+            range_node = range_node.element
+        if isinstance(range_node, ast.RangeType):
+            try:
+                lo = self.const_value(range_node.lo, {})
+                hi = self.const_value(range_node.hi, {})
+            except _NotConstant:
+                lo = hi = None
+            if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+                self.error(range_node, f"the range {lo}..{hi} is empty")
+        slots = _slot_count(declared)
+        info = VarInfo(var, declared, offset, slots, lo, hi)
+        value_type = self.infer(var.init, {})
+        try:
+            value = self.const_value(var.init, {})
+        except _NotConstant:
+            self.error(var.init, f"the initial value of '{var.name}' must be known before the "
+                                 "game starts (parameters, constants, symbols and numbers)",
+                       code="not-constant")
+            value = None
+        if value is not None:
+            if isinstance(declared, (T.Array, T.Grid)) and not isinstance(value, tuple):
+                if T.assignable(value_type, element):  # fill every cell with the value
+                    info.initial = tuple(self.encode(value) for _ in range(slots))
+                else:
+                    self.type_mismatch(var.init, value_type, element, f"the cells of '{var.name}'")
+            elif not T.assignable(value_type, declared):
+                self.type_mismatch(var.init, value_type, declared, f"'{var.name}'")
+            else:
+                info.initial = tuple(self.encode(v) for v in _flatten(value))
+        if info.initial and lo is not None and hi is not None:
+            for v in info.initial:
+                if isinstance(v, int) and not lo <= v <= hi:
+                    self.error(var.init, f"the initial value {v} of '{var.name}' is outside "
+                                         f"its range {lo}..{hi}", code="range")
+                    break
+        if not info.initial:
+            info.initial = (0,) * slots
+        self.vars[var.name] = info
+        self.globals[var.name] = ("state variable", var, info)
+        return offset + slots
+
+    def encode(self, value):
+        """A constant value as the generated code stores it (symbols become their codes)."""
+        if isinstance(value, SymbolValue):
+            return self.symbols.get(value.name, 0)
+        return value
+
+    def type_mismatch(self, node, got: T.Type, want: T.Type, where: str) -> None:
+        self.error(node, f"{where} holds {T.describe(want)}, but this is {T.describe(got)}",
+                   code="type")
+
+    # -- constant evaluation (parameters are known, so sizes and probabilities are too) --
+
+    def const_value(self, expr: ast.Expr, env: dict[str, object]):
+        """The value of an expression that does not depend on the state."""
+        if isinstance(expr, ast.IntLiteral):
+            return expr.value
+        if isinstance(expr, ast.BoolLiteral):
+            return expr.value
+        if isinstance(expr, ast.Name):
+            if expr.id in env:
+                return env[expr.id]
+            if expr.id in self.params:
+                return self.params[expr.id]
+            if expr.id in self.consts:
+                return self.consts[expr.id]
+            if expr.id in self.symbols:
+                return SymbolValue(expr.id)
+            raise _NotConstant
+        if isinstance(expr, ast.ListLiteral):
+            return tuple(self.const_value(item, env) for item in expr.items or ())
+        if isinstance(expr, ast.Negate):
+            value = self.const_value(expr.operand, env)
+            return -_number(value)
+        if isinstance(expr, ast.Binary):
+            a, b = _number(self.const_value(expr.left, env)), _number(self.const_value(expr.right, env))
+            try:
+                return _normal(_arith(expr.op, a, b))
+            except (ZeroDivisionError, TypeError):
+                raise _NotConstant from None
+        if isinstance(expr, ast.Compare):
+            a, b = self.const_value(expr.left, env), self.const_value(expr.right, env)
+            try:
+                return _compare(expr.op, a, b)
+            except TypeError:
+                raise _NotConstant from None
+        if isinstance(expr, ast.Not):
+            return not self.const_value(expr.operand, env)
+        if isinstance(expr, ast.And):
+            return bool(self.const_value(expr.left, env)) and bool(self.const_value(expr.right, env))
+        if isinstance(expr, ast.Or):
+            return bool(self.const_value(expr.left, env)) or bool(self.const_value(expr.right, env))
+        if isinstance(expr, ast.IfExpr):
+            if self.const_value(expr.condition, env):
+                return self.const_value(expr.then, env)
+            return self.const_value(expr.orelse, env)
+        if isinstance(expr, ast.LetExpr):
+            inner = dict(env)
+            inner[expr.name] = self.const_value(expr.value, env)
+            return self.const_value(expr.body, inner)
+        if isinstance(expr, ast.Index):
+            base = self.const_value(expr.base, env)
+            index = self.const_value(expr.first, env)
+            if expr.second is None and isinstance(base, tuple) and isinstance(index, int) \
+                    and 0 <= index < len(base):
+                return base[index]
+            raise _NotConstant
+        if isinstance(expr, ast.Call):
+            args = [self.const_value(a, env) for a in expr.args or ()]
+            try:
+                if expr.function == "len" and len(args) == 1 and isinstance(args[0], tuple):
+                    return len(args[0])
+                if expr.function == "abs" and len(args) == 1:
+                    return abs(_number(args[0]))
+                if expr.function in ("min", "max") and len(args) >= 2:
+                    return (min if expr.function == "min" else max)(_number(a) for a in args)
+            except TypeError:
+                raise _NotConstant from None
+        raise _NotConstant
+
+    # -- expressions --
+
+    def expect(self, expr: ast.Expr, want: T.Type, what: str, scope=None) -> T.Type:
+        got = self.infer(expr, scope or {})
+        if not T.assignable(got, want):
+            self.error(expr, f"{what} must be {T.describe(want)}, but this is {T.describe(got)}",
+                       code="type")
+        return got
+
+    def check_utility(self, expr: ast.Expr, what: str) -> None:
+        got = self.infer(expr, {})
+        if not isinstance(got, (T.Number, T.Error)):
+            self.error(expr, f"{what} must be a number (from MAX's point of view), but this is "
+                             f"{T.describe(got)}", code="type")
+
+    def infer(self, expr: ast.Expr, scope: dict[str, T.Type]) -> T.Type:
+        """The type of ``expr`` in ``scope`` (locals), recorded for the code generator."""
+        method = getattr(self, "infer_" + type(expr).__name__)
+        result = method(expr, scope)
+        self.types[id(expr)] = result
+        return result
+
+    def infer_IntLiteral(self, expr, scope):
+        self.intervals[id(expr)] = (expr.value, expr.value)
+        return T.INT
+
+    def infer_BoolLiteral(self, expr, scope):
+        return T.BOOL
+
+    def infer_Turn(self, expr, scope):
+        return self.player_type
+
+    def infer_Name(self, expr: ast.Name, scope):
+        name = expr.id
+        if name in scope:
+            self.names[id(expr)] = Resolution("local", name)
+            if (name, "interval") in scope:
+                self.intervals[id(expr)] = scope[(name, "interval")]
+            return scope[name]
+        entry = self.globals.get(name)
+        if entry is None:
+            candidates = set(self.globals) | {n for n in scope if isinstance(n, str)}
+            self.error(expr, f"'{name}' is not defined", self.suggest(name, candidates),
+                       code="undefined-name")
+            return T.ERROR
+        kind, decl, info = entry
+        self.used_globals.add(name)
+        if kind in ("parameter", "constant"):
+            value = self.params.get(name, self.consts.get(name))
+            self.names[id(expr)] = Resolution("param" if kind == "parameter" else "const", value)
+            if isinstance(value, int) and not isinstance(value, bool):
+                self.intervals[id(expr)] = (value, value)
+            return _type_of_value(value, self)
+        if kind in ("symbol", "player"):
+            self.names[id(expr)] = Resolution("symbol", self.symbols[name])
+            if kind == "player":
+                return T.Symbols(frozenset({name}), False)
+            return T.Symbols(frozenset({name}))
+        if kind == "state variable":
+            if info is None:  # referenced before the state was checked (in a constant)
+                self.error(expr, f"'{name}' is a state variable: it has no value before the "
+                                 "game starts", code="not-constant")
+                return T.ERROR
+            info.read = True
+            self.names[id(expr)] = Resolution("var", info)
+            if info.lo is not None and info.hi is not None and info.type == T.INT:
+                self.intervals[id(expr)] = (info.lo, info.hi)
+            return info.type
+        if kind == "definition":
+            helper = self.helpers[name]
+            if helper.params:
+                self.error(expr, f"'{name}' takes {len(helper.params)} argument(s): call it "
+                                 f"as {name}(...)", code="arity")
+                return T.ERROR
+            self.names[id(expr)] = Resolution("helper", helper)
+            helper.used = True
+            return self.helper_type(helper, expr)
+        self.error(expr, f"'{name}' is a {kind}, not a value", code="type")
+        return T.ERROR
+
+    def helper_type(self, helper: HelperInfo, at: ast.Node) -> T.Type:
+        if helper.decl.name in self.checking_helper:
+            self.error(at, f"'{helper.decl.name}' refers to itself: definitions cannot be "
+                           "recursive", code="recursion")
+            return T.ERROR
+        if helper.type is T.ERROR and not getattr(helper, "checked", False):
+            self.check_helper(helper)
+        return helper.type
+
+    def check_helper(self, helper: HelperInfo) -> None:
+        if getattr(helper, "checked", False) or helper.decl.name in self.checking_helper:
+            return
+        self.checking_helper.append(helper.decl.name)
+        scope = {name: t for name, t in helper.params}
+        helper.type = self.infer(helper.decl.body, scope)
+        self.checking_helper.pop()
+        helper.checked = True
+
+    def infer_ListLiteral(self, expr: ast.ListLiteral, scope):
+        items = expr.items or ()
+        element: T.Type | None = T.INT
+        for i, item in enumerate(items):
+            t = self.infer(item, scope)
+            element = t if i == 0 else T.join(element, t)
+            if element is None:
+                self.error(item, "the items of a list must all have the same type", code="type")
+                element = T.ERROR
+        return T.Array(element or T.ERROR, len(items))
+
+    def infer_Index(self, expr: ast.Index, scope):
+        base = self.infer(expr.base, scope)
+        first = self.infer(expr.first, scope)
+        second = self.infer(expr.second, scope) if expr.second is not None else None
+        if isinstance(base, T.Error):
+            return T.ERROR
+        if isinstance(base, T.Grid):
+            if second is None:
+                self.error(expr, "a grid is indexed by row and column: write g[r, c]",
+                           code="index")
+                return T.ERROR
+            for index, t in ((expr.first, first), (expr.second, second)):
+                if not (isinstance(t, T.Number) and t.integral) and not isinstance(t, T.Error):
+                    self.error(index, f"a grid index must be an int, not {T.describe(t)}",
+                               code="type")
+            return base.element
+        if isinstance(base, T.Array):
+            if second is not None:
+                self.error(expr.second, "an array takes one index", code="index")
+            want_player = base.by_player
+            ok = isinstance(first, T.Error) or (
+                isinstance(first, T.Symbols) and first.names <= self.player_type.names
+                if want_player else isinstance(first, T.Number) and first.integral)
+            if not ok:
+                what = "a player" if want_player else "an int"
+                self.error(expr.first, f"this array is indexed by {what}, not "
+                                       f"{T.describe(first)}", code="type")
+            return base.element
+        self.error(expr.base, f"only arrays and grids can be indexed; this is {T.describe(base)}",
+                   code="type")
+        return T.ERROR
+
+    def infer_Call(self, expr: ast.Call, scope):
+        name, args = expr.function, expr.args or ()
+        arg_types = [self.infer(a, scope) for a in args]
+        if name in self.helpers:
+            helper = self.helpers[name]
+            self.used_globals.add(name)
+            helper.used = True
+            if len(args) != len(helper.params):
+                self.error(expr, f"'{name}' takes {len(helper.params)} argument(s), "
+                                 f"not {len(args)}", code="arity")
+                return self.helper_type(helper, expr)
+            for arg, got, (pname, want) in zip(args, arg_types, helper.params):
+                if not T.assignable(got, want):
+                    self.error(arg, f"argument '{pname}' of '{name}' must be {T.describe(want)}, "
+                                    f"not {T.describe(got)}", code="type")
+            return self.helper_type(helper, expr)
+        if name in DOMAIN_FUNCTIONS:
+            self.error(expr, f"{name}(...) is a domain: use it after `in` (move parameters, "
+                             "`for`, aggregates)", code="domain")
+            return T.ERROR
+        if name not in BUILTINS:
+            entry = self.globals.get(name)
+            if entry:
+                self.error(expr, f"'{name}' is a {entry[0]}, not a function", code="type")
+            else:
+                self.error(expr, f"'{name}' is not defined",
+                           self.suggest(name, list(self.helpers) + list(BUILTINS)),
+                           code="undefined-name")
+            return T.ERROR
+        shape, low, high = BUILTINS[name]
+        if not low <= len(args) <= high:
+            self.error(expr, f"{name} takes {'at least ' if high > low else ''}{low} argument(s): "
+                             f"{shape}", code="arity")
+            return T.ERROR
+        if any(isinstance(t, T.Error) for t in arg_types):
+            return {"line": T.BOOL, "len": T.INT, "rows": T.INT, "cols": T.INT,
+                    "other": self.player_type}.get(name, T.ERROR)
+        if name == "line":
+            grid, value, k = arg_types
+            is_var = isinstance(args[0], ast.Name) and args[0].id in self.vars \
+                and args[0].id not in scope
+            if isinstance(grid, T.Grid) and not is_var:
+                self.error(args[0], "line(...) looks at a grid of the state: name the state "
+                                    "variable", code="type")
+            elif not isinstance(grid, T.Grid):
+                self.error(args[0], f"line(...) looks for k in a row on a grid, and this is "
+                                    f"{T.describe(grid)}", code="type")
+            elif T.join(grid.element, value) is None:
+                self.error(args[1], f"the grid holds {T.describe(grid.element)}, so it never "
+                                    f"holds {T.describe(value)}", code="type")
+            try:
+                length = self.const_value(args[2], {})
+            except _NotConstant:
+                length = None
+            if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+                self.error(args[2], "the length of the line must be a constant whole number "
+                                    ">= 1", code="not-constant")
+            return T.BOOL
+        if name in ("len",):
+            if not isinstance(arg_types[0], T.Array):
+                self.error(args[0], f"len(...) takes an array, not {T.describe(arg_types[0])}",
+                           code="type")
+            else:
+                n = arg_types[0].length
+                self.intervals[id(expr)] = (n, n)
+            return T.INT
+        if name in ("rows", "cols"):
+            if not isinstance(arg_types[0], T.Grid):
+                self.error(args[0], f"{name}(...) takes a grid, not {T.describe(arg_types[0])}",
+                           code="type")
+                return T.INT
+            n = arg_types[0].rows if name == "rows" else arg_types[0].cols
+            self.intervals[id(expr)] = (n, n)
+            return T.INT
+        if name == "other":
+            if not (isinstance(arg_types[0], T.Symbols)
+                    and arg_types[0].names <= self.player_type.names):
+                self.error(args[0], f"other(...) takes a player, not {T.describe(arg_types[0])}",
+                           code="type")
+            return self.player_type
+        # abs, min, max
+        result = T.INT
+        for arg, t in zip(args, arg_types):
+            if not isinstance(t, T.Number):
+                self.error(arg, f"{name}(...) takes numbers, not {T.describe(t)}", code="type")
+                return T.ERROR
+            result = T.join(result, t)
+        return result
+
+    def infer_Negate(self, expr: ast.Negate, scope):
+        t = self.infer(expr.operand, scope)
+        if not isinstance(t, (T.Number, T.Error)):
+            self.error(expr, f"cannot negate {T.describe(t)}", code="type")
+            return T.ERROR
+        interval = self.intervals.get(id(expr.operand))
+        if interval:
+            self.intervals[id(expr)] = (-interval[1], -interval[0])
+        return t
+
+    def infer_Binary(self, expr: ast.Binary, scope):
+        a, b = self.infer(expr.left, scope), self.infer(expr.right, scope)
+        if isinstance(a, T.Error) or isinstance(b, T.Error):
+            return T.ERROR
+        if not isinstance(a, T.Number) or not isinstance(b, T.Number):
+            self.error(expr, f"cannot apply '{expr.op}' to {T.describe(a)} and {T.describe(b)}",
+                       code="type")
+            return T.ERROR
+        if expr.op in ("div", "mod"):
+            if not (a.integral and b.integral):
+                self.error(expr, f"'{expr.op}' works on ints; use '/' for exact division",
+                           code="type")
+            return T.INT
+        if expr.op == "/":
+            return T.RATIONAL
+        ia, ib = self.intervals.get(id(expr.left)), self.intervals.get(id(expr.right))
+        if ia and ib and a.integral and b.integral:
+            if expr.op == "+":
+                self.intervals[id(expr)] = (ia[0] + ib[0], ia[1] + ib[1])
+            elif expr.op == "-":
+                self.intervals[id(expr)] = (ia[0] - ib[1], ia[1] - ib[0])
+            elif expr.op == "*":
+                products = [x * y for x in ia for y in ib]
+                self.intervals[id(expr)] = (min(products), max(products))
+        return T.join(a, b)
+
+    def infer_Compare(self, expr: ast.Compare, scope):
+        a, b = self.infer(expr.left, scope), self.infer(expr.right, scope)
+        if isinstance(a, T.Error) or isinstance(b, T.Error):
+            return T.BOOL
+        if expr.op in ("==", "!="):
+            if isinstance(a, T.Number) and isinstance(b, T.Number):
+                return T.BOOL
+            if isinstance(a, T.Symbols) and isinstance(b, T.Symbols):
+                if not a.names & b.names:
+                    self.warning(expr, f"{T.describe(a)} and {T.describe(b)} are never equal",
+                                 code="never-equal")
+                return T.BOOL
+            if a == b and not isinstance(a, (T.Array, T.Grid)):
+                return T.BOOL
+            self.error(expr, f"cannot compare {T.describe(a)} with {T.describe(b)}", code="type")
+            return T.BOOL
+        if not (isinstance(a, T.Number) and isinstance(b, T.Number)):
+            self.error(expr, f"'{expr.op}' compares numbers, not {T.describe(a)} and "
+                             f"{T.describe(b)}", code="type")
+        return T.BOOL
+
+    def infer_Not(self, expr: ast.Not, scope):
+        self.expect(expr.operand, T.BOOL, "the operand of `not`", scope)
+        return T.BOOL
+
+    def infer_And(self, expr: ast.And, scope):
+        self.expect(expr.left, T.BOOL, "each side of `and`", scope)
+        self.expect(expr.right, T.BOOL, "each side of `and`", scope)
+        return T.BOOL
+
+    def infer_Or(self, expr: ast.Or, scope):
+        self.expect(expr.left, T.BOOL, "each side of `or`", scope)
+        self.expect(expr.right, T.BOOL, "each side of `or`", scope)
+        return T.BOOL
+
+    def infer_IfExpr(self, expr: ast.IfExpr, scope):
+        self.expect(expr.condition, T.BOOL, "the condition of `if`", scope)
+        a, b = self.infer(expr.then, scope), self.infer(expr.orelse, scope)
+        joined = T.join(a, b)
+        if joined is None:
+            self.error(expr, f"the two branches of `if` differ: {T.describe(a)} and "
+                             f"{T.describe(b)}", code="type")
+            return T.ERROR
+        ia, ib = self.intervals.get(id(expr.then)), self.intervals.get(id(expr.orelse))
+        if ia and ib:
+            self.intervals[id(expr)] = (min(ia[0], ib[0]), max(ia[1], ib[1]))
+        return joined
+
+    def infer_LetExpr(self, expr: ast.LetExpr, scope):
+        t = self.infer(expr.value, scope)
+        inner = dict(scope)
+        self.bind_local(inner, expr.name, t, expr, self.intervals.get(id(expr.value)))
+        return self.infer(expr.body, inner)
+
+    def infer_Aggregate(self, expr: ast.Aggregate, scope):
+        inner = self.bind_domain(expr.domain, expr.names, scope, expr)
+        if expr.kind in ("any", "all", "count"):
+            self.expect(expr.body, T.BOOL, f"the body of `{expr.kind}`", inner)
+            return T.INT if expr.kind == "count" else T.BOOL
+        t = self.infer(expr.body, inner)
+        if not isinstance(t, (T.Number, T.Error)):
+            self.error(expr.body, f"`{expr.kind}` adds up or compares numbers, not "
+                                  f"{T.describe(t)}", code="type")
+            return T.ERROR
+        return t
+
+    # -- locals and domains --
+
+    def bind_local(self, scope: dict, name: str, t: T.Type, node: ast.Node,
+                   interval: tuple[int, int] | None = None) -> None:
+        entry = self.globals.get(name)
+        if entry and entry[0] in ("parameter", "constant", "state variable", "symbol", "player"):
+            self.error(node, f"local name '{name}' hides the {entry[0]} '{name}' declared at "
+                             f"{entry[1].span}", "choose another name", code="shadow")
+        scope[name] = t
+        scope.pop((name, "interval"), None)
+        if interval is not None:
+            scope[(name, "interval")] = interval
+
+    def bind_domain(self, domain: ast.Domain, names: tuple[str, ...] | list[str], scope: dict,
+                    node: ast.Node) -> dict:
+        info = self.check_domain(domain, scope)
+        inner = dict(scope)
+        if len(names) != info.names:
+            if info.names == 2:
+                self.error(domain, f"cells(...) gives a row and a column: bind two names, as in "
+                                   f"`r, c in cells(...)` ({len(names)} given)", code="domain")
+            else:
+                self.error(domain, f"this domain gives one value at a time, but {len(names)} "
+                                   "names are bound", code="domain")
+        for i, name in enumerate(names):
+            t = info.element_types[i] if i < len(info.element_types) else T.ERROR
+            interval = None
+            if info.kind == "cells" and info.grid is not None:
+                interval = (0, (info.grid.rows if i == 0 else info.grid.cols) - 1)
+            elif info.kind in ("range", "indices", "values") and info.static is not None \
+                    and info.static and all(isinstance(v, int) and not isinstance(v, bool)
+                                            for v in info.static):
+                interval = (min(info.static), max(info.static))
+            elif info.kind == "range":
+                lo = self.intervals.get(id(domain.lo))
+                hi = self.intervals.get(id(domain.hi))
+                if lo and hi:
+                    interval = (lo[0], hi[1])
+            self.bind_local(inner, name, t, node, interval)
+        if domain.order_key is not None:
+            key = self.infer(domain.order_key, inner)
+            if not isinstance(key, (T.Number, T.Error)):
+                self.error(domain.order_key, f"`ordered by` needs a number, not "
+                                             f"{T.describe(key)}", code="type")
+            if info.static is not None:
+                info.static = self.order_static(domain, names, info.static)
+        return inner
+
+    def order_static(self, domain, names, values):
+        keyed = []
+        for value in values:
+            env = dict(zip(names, value if isinstance(value, tuple) else (value,)))
+            try:
+                keyed.append((_number(self.const_value(domain.order_key, env)), value))
+            except (_NotConstant, TypeError):
+                return None
+        return tuple(v for _, v in sorted(keyed, key=lambda kv: kv[0]))
+
+    def check_domain(self, domain: ast.Domain, scope: dict) -> DomainInfo:
+        if isinstance(domain, ast.RangeDomain):
+            for end in (domain.lo, domain.hi):
+                t = self.infer(end, scope)
+                if not (isinstance(t, T.Number) and t.integral) and not isinstance(t, T.Error):
+                    self.error(end, f"a range's ends must be ints, not {T.describe(t)}",
+                               code="type")
+            info = DomainInfo("range", 1, (T.INT,))
+            try:
+                lo, hi = self.const_value(domain.lo, {}), self.const_value(domain.hi, {})
+                if isinstance(lo, int) and isinstance(hi, int):
+                    info.static = tuple(range(lo, hi + 1))
+            except _NotConstant:
+                pass
+        else:
+            info = self.check_expr_domain(domain.expr, scope)
+        self.domains[id(domain)] = info
+        return info
+
+    def check_expr_domain(self, expr: ast.Expr, scope: dict) -> DomainInfo:
+        if isinstance(expr, ast.Call) and expr.function in DOMAIN_FUNCTIONS:
+            args = expr.args or ()
+            if len(args) != 1:
+                self.error(expr, f"{expr.function} takes one argument", code="arity")
+                return DomainInfo("values", 1, (T.ERROR,))
+            t = self.infer(args[0], scope)
+            if expr.function == "cells":
+                if not isinstance(t, T.Grid):
+                    if not isinstance(t, T.Error):
+                        self.error(args[0], f"cells(...) takes a grid, not {T.describe(t)}",
+                                   code="type")
+                    return DomainInfo("cells", 2, (T.INT, T.INT))
+                cells = tuple((r, c) for r in range(t.rows) for c in range(t.cols))
+                return DomainInfo("cells", 2, (T.INT, T.INT), cells, grid=t)
+            if isinstance(t, T.Array):
+                if t.by_player:
+                    order = tuple(SymbolValue(name) for name, _ in self.players)
+                    return DomainInfo("indices", 1, (self.player_type,), order)
+                return DomainInfo("indices", 1, (T.INT,), tuple(range(t.length)))
+            if not isinstance(t, T.Error):
+                self.error(args[0], f"indices(...) takes an array, not {T.describe(t)}",
+                           code="type")
+            return DomainInfo("indices", 1, (T.INT,))
+        t = self.infer(expr, scope)
+        if isinstance(t, T.Array):
+            try:
+                static = self.const_value(expr, {})
+            except _NotConstant:
+                static = None
+            return DomainInfo("values", 1, (t.element,), static)
+        if not isinstance(t, T.Error):
+            self.error(expr, f"a domain is a range `lo..hi`, indices(array), cells(grid) or a "
+                             f"list, not {T.describe(t)}", code="domain")
+        return DomainInfo("values", 1, (T.ERROR,))
+
+    # -- statements --
+
+    def check_block(self, stmts, scope: dict, context: str) -> None:
+        scope = dict(scope)
+        for stmt in stmts or ():
+            self.check_stmt(stmt, scope, context)
+
+    def check_stmt(self, stmt: ast.Stmt, scope: dict, context: str) -> None:
+        if isinstance(stmt, (ast.Assign, ast.Update)):
+            target_type = self.check_target(stmt.target, scope)
+            value_type = self.infer(stmt.value, scope)
+            if isinstance(stmt, ast.Update):
+                if not isinstance(target_type, (T.Number, T.Error)) \
+                        or not isinstance(value_type, (T.Number, T.Error)):
+                    self.error(stmt, f"'{stmt.op}' needs numbers: the target is "
+                                     f"{T.describe(target_type)} and the value "
+                                     f"{T.describe(value_type)}", code="type")
+                elif isinstance(target_type, T.Number) and target_type.integral and \
+                        isinstance(value_type, T.Number) and not value_type.integral:
+                    self.error(stmt, "an int variable cannot take a fraction", code="type")
+            elif not T.assignable(value_type, target_type):
+                self.error(stmt.value, f"'{stmt.target.name}' holds {T.describe(target_type)}, "
+                                       f"but this is {T.describe(value_type)}", code="type")
+        elif isinstance(stmt, ast.IfStmt):
+            self.expect(stmt.condition, T.BOOL, "the condition of `if`", scope)
+            self.check_block(stmt.then, scope, context)
+            if stmt.orelse:
+                self.check_block(stmt.orelse, scope, context)
+        elif isinstance(stmt, ast.ForStmt):
+            inner = self.bind_domain(stmt.domain, stmt.names, scope, stmt)
+            self.check_block(stmt.body, inner, context)
+        elif isinstance(stmt, ast.LetStmt):
+            t = self.infer(stmt.value, scope)
+            self.bind_local(scope, stmt.name, t, stmt, self.intervals.get(id(stmt.value)))
+        elif isinstance(stmt, ast.StartChance):
+            event = self.chances.get(stmt.event)
+            if event is None:
+                self.error(stmt, f"there is no chance event '{stmt.event}'",
+                           self.suggest(stmt.event, self.chances), code="undefined-name")
+            else:
+                event.used = True
+
+    def check_target(self, target: ast.Target, scope: dict) -> T.Type:
+        name = target.name
+        if name in scope:
+            self.error(target, f"'{name}' is a local name; only state variables can be "
+                               "assigned", code="assign")
+            return T.ERROR
+        entry = self.globals.get(name)
+        if entry is None:
+            self.error(target, f"'{name}' is not defined",
+                       self.suggest(name, [n for n, e in self.globals.items()
+                                           if e[0] == "state variable"]), code="undefined-name")
+            return T.ERROR
+        kind, decl, info = entry
+        if kind != "state variable":
+            self.error(target, f"cannot assign to {kind} '{name}': only state variables change",
+                       code="assign")
+            return T.ERROR
+        self.used_globals.add(name)
+        t = info.type
+        if target.first is None:
+            return t
+        base = ast.Name(target.span, name)
+        index = ast.Index(target.span, base, target.first, target.second)
+        self.names[id(base)] = Resolution("var", info)
+        self.types[id(base)] = t
+        return self.infer(index, scope)
+
+    # -- moves and chance --
+
+    def bind_binders(self, binders: ast.Binders | None, node: ast.Node, what: str):
+        """Check a move's or chance event's parameters; returns (names, scope)."""
+        scope: dict = {}
+        if binders is None:
+            return [], scope
+        names = [b.name for b in binders.items]
+        if len(set(names)) != len(names):
+            self.error(binders, f"the parameters of {what} repeat a name", code="duplicate")
+        if binders.domain is not None:
+            for b in binders.items:
+                if b.domain is not None:
+                    self.error(b, f"'{b.name}' has its own domain, and the group has one too; "
+                                  "use one or the other", code="domain")
+            scope = self.bind_domain(binders.domain, names, scope, binders)
+            self.check_static_empty(binders.domain, names, what)
+            return names, scope
+        for b in binders.items:
+            if b.domain is None:
+                self.error(b, f"parameter '{b.name}' of {what} has no domain",
+                           f"write `{b.name} in lo..hi`, or `(a, b) in cells(grid)` for the "
+                           "whole group", code="domain")
+                scope[b.name] = T.ERROR
+                continue
+            scope = self.bind_domain(b.domain, [b.name], scope, b)
+            self.check_static_empty(b.domain, [b.name], what)
+        return names, scope
+
+    def check_static_empty(self, domain: ast.Domain, names, what: str) -> None:
+        info = self.domains.get(id(domain))
+        if info is not None and info.static is not None and len(info.static) == 0:
+            shown = ", ".join(names)
+            self.error(domain, f"parameter {shown} of {what} has an empty domain: {what} can "
+                               "never be played", code="empty-domain")
+
+    def check_move(self, move: MoveInfo) -> None:
+        decl = move.decl
+        move.names, scope = self.bind_binders(decl.binders, decl, f"move '{decl.name}'")
+        if decl.precondition is not None:
+            self.expect(decl.precondition, T.BOOL, "a move's precondition (`when`)", scope)
+            try:
+                if self.const_value(decl.precondition, {}) is False:
+                    self.warning(decl.precondition, f"move '{decl.name}' can never be played: "
+                                                    "its precondition is always false",
+                                 code="never-legal")
+            except _NotConstant:
+                pass
+        self.check_block(decl.effect, scope, "move")
+
+    def check_chance(self, decl) -> None:
+        info = self.chances[decl.name] if decl.name in self.chances else None
+        if info is None or self.chances[decl.name].decl is not decl:
+            return
+        if isinstance(decl, ast.ListedChance):
+            seen = set()
+            total = Fraction(0)
+            for outcome in decl.outcomes:
+                if outcome.name in seen:
+                    self.error(outcome, f"outcome '{outcome.name}' is listed twice",
+                               code="duplicate")
+                seen.add(outcome.name)
+                self.infer(outcome.probability, {})
+                try:
+                    p = self.const_value(outcome.probability, {})
+                    if isinstance(p, bool) or not isinstance(p, (int, Fraction)):
+                        raise _NotConstant
+                except _NotConstant:
+                    self.error(outcome.probability, "a probability must be a constant number "
+                                                    "such as 1/6 (parameters allowed)",
+                               code="probability")
+                    p = Fraction(0)
+                    total = None
+                else:
+                    p = Fraction(p)
+                    if not 0 < p <= 1:
+                        self.error(outcome.probability, f"the probability of '{outcome.name}' is "
+                                                        f"{_show(p)}; it must be in (0, 1]",
+                                   code="probability")
+                    if total is not None:
+                        total += p
+                info.probabilities.append(p)
+                info.names.append(outcome.name)
+                self.check_block(outcome.effect, {}, "outcome")
+            if total is not None and total != 1:
+                self.error(decl, f"the probabilities of chance '{decl.name}' add up to "
+                                 f"{_show(total)}, not 1", code="probability")
+        else:
+            info.names, scope = self.bind_binders(decl.binders, decl, f"chance '{decl.name}'")
+            self.check_block(decl.effect, scope, "outcome")
+
+    # -- the end of the game, trees --
+
+    def require_game_parts(self, terminal, utility) -> None:
+        header = self.program.header
+        if not self.moves:
+            self.error(header, "the game declares no moves",
+                       "add `move name { ... }`, or write the game as a `tree`", code="missing")
+        if terminal is None:
+            self.error(header, "the game has no terminal test",
+                       "add `terminal <condition>`: when is the game over?", code="missing")
+        if utility is None:
+            self.error(header, "the game has no utility",
+                       "add `utility <number>`: what is a finished game worth to MAX?",
+                       code="missing")
+
+    def check_bounds(self, decl: ast.Bounds) -> tuple[Fraction, Fraction] | None:
+        try:
+            lo, hi = self.const_value(decl.lo, {}), self.const_value(decl.hi, {})
+            lo, hi = Fraction(_number(lo)), Fraction(_number(hi))
+        except (_NotConstant, TypeError):
+            self.error(decl, "utility bounds must be constant numbers", code="not-constant")
+            return None
+        if lo > hi:
+            self.error(decl, f"the bounds {_show(lo)}..{_show(hi)} are empty", code="bounds")
+            return None
+        return lo, hi
+
+    def check_tree_game(self, decls: list[ast.Tree], by_type) -> list[TreeNodeInfo]:
+        for extra in decls[1:]:
+            self.error(extra, "a game has one tree", code="duplicate")
+        for cls in (ast.Move, ast.ListedChance, ast.UniformChance, ast.Terminal, ast.Utility,
+                    ast.State):
+            for item in by_type.get(cls, []):
+                self.error(item, f"a tree game is written out in its tree; it has no "
+                                 f"`{_keyword(cls)}`", code="tree")
+        nodes: list[TreeNodeInfo] = []
+        pending = [(decls[0].root, None)]
+        names: dict[str, ast.Span] = {}
+        while pending:  # breadth-first, without recursion: trees may be deep
+            node, parent = pending.pop(0)
+            info = TreeNodeInfo(len(nodes), "leaf", None, None, [], node.span)
+            nodes.append(info)
+            if parent is not None:
+                parent_info, label, probability = parent
+                parent_info.children.append((label, probability, info.id))
+            if isinstance(node, ast.Leaf):
+                info.value = node.value.value
+                continue
+            info.kind, info.name = node.kind, node.name
+            if node.name:
+                if node.name in names:
+                    self.error(node, f"two nodes are called '{node.name}' (the other is at "
+                                     f"{names[node.name]})", code="duplicate")
+                names[node.name] = node.span
+            if not node.edges:
+                self.error(node, "a tree node needs at least one child", code="tree")
+            labels = set()
+            total = Fraction(0)
+            for position, edge in enumerate(node.edges, start=1):
+                label = edge.label.name if edge.label and edge.label.name else None
+                probability = edge.label.probability.value \
+                    if edge.label and edge.label.probability else None
+                if label is None:
+                    child = edge.node
+                    label = child.name if isinstance(child, ast.InnerNode) and child.name \
+                        else str(position)
+                if label in labels:
+                    self.error(edge, f"two moves from this node are called '{label}'",
+                               code="duplicate")
+                labels.add(label)
+                if node.kind == "chance":
+                    if probability is None:
+                        self.error(edge, "each child of a chance node needs a probability, "
+                                         "as in `heads 1/2: ...`", code="probability")
+                        probability = Fraction(0)
+                    elif not 0 < probability <= 1:
+                        self.error(edge, f"probability {_show(probability)} is not in (0, 1]",
+                                   code="probability")
+                    total += probability
+                elif probability is not None:
+                    self.error(edge, f"only chance nodes have probabilities; this is a "
+                                     f"{node.kind} node", code="probability")
+                    probability = None
+                pending.append((edge.node, (info, label, probability)))
+            if node.kind == "chance" and node.edges and total != 1 and all(
+                    e.label and e.label.probability for e in node.edges):
+                self.error(node, f"the probabilities of this chance node add up to "
+                                 f"{_show(total)}, not 1", code="probability")
+        return nodes
+
+    # -- warnings --
+
+    def warn_unused(self) -> None:
+        for name, (kind, decl, _) in self.globals.items():
+            if name in self.used_globals:
+                continue
+            if kind in ("parameter", "constant"):
+                self.warning(decl, f"{kind} '{name}' is never used", code="unused")
+            elif kind == "definition":
+                self.warning(decl, f"definition '{name}' is never used", code="unused")
+            elif kind == "chance event" and not self.chances[name].used:
+                self.warning(decl, f"chance event '{name}' never happens: no `chance {name}` "
+                                   "starts it", code="unused")
+        for info in self.vars.values():
+            if not info.read:
+                self.warning(info.decl, f"state variable '{info.decl.name}' is never read",
+                             code="unused")
+
+
+# ---- small helpers ----------------------------------------------------------------------------
+
+
+def _walk(node):
+    """Every node below ``node``, without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, ast.Node):
+            for value in _children(current):
+                stack.append(value)
+        elif isinstance(current, tuple):
+            stack.extend(current)
+
+
+def _children(node: ast.Node):
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, (ast.Node, tuple)):
+            yield value
+
+
+def _slot_count(t: T.Type) -> int:
+    if isinstance(t, T.Array):
+        return t.length * _slot_count(t.element)
+    if isinstance(t, T.Grid):
+        return t.rows * t.cols * _slot_count(t.element)
+    return 1
+
+
+def _flatten(value):
+    if isinstance(value, tuple):
+        for item in value:
+            yield from _flatten(item)
+    else:
+        yield value
+
+
+def _number(value):
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise TypeError("not a number")
+    return value
+
+
+def _normal(value):
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def _arith(op: str, a, b):
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return Fraction(a) / b
+    if op == "div":
+        return a // b
+    if op == "mod":
+        return a % b
+    raise TypeError(op)
+
+
+def _compare(op: str, a, b) -> bool:
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    a, b = _number(a), _number(b)
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def _value_kind(value) -> str:
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, Fraction):
+        return "a number"
+    if isinstance(value, tuple):
+        return "a list"
+    if isinstance(value, SymbolValue):
+        return "a symbol"
+    return "a value"
+
+
+def _type_of_value(value, checker: Checker) -> T.Type:
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, int):
+        return T.INT
+    if isinstance(value, Fraction):
+        return T.RATIONAL
+    if isinstance(value, SymbolValue):
+        return T.Symbols(frozenset({value.name}), False)
+    if isinstance(value, tuple):
+        element: T.Type = T.INT
+        for i, item in enumerate(value):
+            t = _type_of_value(item, checker)
+            element = t if i == 0 else (T.join(element, t) or T.ERROR)
+        return T.Array(element, len(value))
+    return T.ERROR
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else str(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, SymbolValue):
+        return value.name
+    return str(value)
+
+
+def _keyword(cls) -> str:
+    return {ast.Move: "move", ast.ListedChance: "chance", ast.UniformChance: "chance",
+            ast.Terminal: "terminal", ast.Utility: "utility", ast.State: "state"}[cls]
+
+
+show_value = _show
+value_kind = _value_kind

@@ -1,0 +1,166 @@
+"""Finding and loading games: a path or a shipped game's name, plus parameter values.
+
+``load`` runs the whole front half of the pipeline: read → parse → check → generate → compile.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from plies.errors import Diagnostic, GameFileError, UsageError
+from plies.interpreter import ast
+from plies.interpreter.checker import CheckedGame, SymbolValue, check, show_value
+from plies.interpreter.compiler import generate
+from plies.interpreter.model import GameModel
+from plies.interpreter.parser import parse
+
+
+def games_directory() -> Path:
+    """Where the shipped games are: inside the installed package, or the checkout's games/."""
+    packaged = Path(__file__).resolve().parent.parent / "games"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent.parent / "games"
+
+
+def shipped_games() -> list[str]:
+    """The names of the shipped games."""
+    return sorted(p.stem for p in games_directory().glob("*.game"))
+
+
+def find_game(name_or_path: str) -> Path:
+    """The file of a game given as a path or as the name of a shipped game.
+
+    Raises:
+        UsageError: there is no such file and no shipped game of that name.
+    """
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    if path.exists():
+        raise UsageError(f"'{name_or_path}' is not a file")
+    shipped = games_directory() / f"{name_or_path}.game"
+    if "/" not in name_or_path and shipped.is_file():
+        return shipped
+    names = shipped_games()
+    close = difflib.get_close_matches(path.stem, names, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    raise UsageError(f"no game file '{name_or_path}' and no shipped game of that name{hint} "
+                     f"(shipped: {', '.join(names)})")
+
+
+def read_source(path: Path) -> str:
+    """The text of a game file.
+
+    Raises:
+        GameFileError: the file is not UTF-8 text.
+        UsageError: the file cannot be read.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise GameFileError([Diagnostic(
+            str(path), line, column, line, column + 1, "error", "encoding",
+            f"the file is not UTF-8 text (byte 0x{data[error.start]:02x})",
+            "is it a binary file? game files are plain text")], None) from None
+
+
+def parse_param(text: str) -> tuple[str, object]:
+    """``name=value`` from the command line; the value is written as in the language.
+
+    Raises:
+        UsageError: not of the form name=value, or the value is not a constant.
+    """
+    name, sep, value_text = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise UsageError(f"--param takes NAME=VALUE, as in width=5 or heaps=[1,2,3]; got '{text}'")
+    try:
+        program = parse(f"game p({name} = {value_text})\n", "--param")
+        default = program.header.params[0].default
+    except GameFileError:
+        raise UsageError(f"--param {name}: '{value_text}' is not a value (write numbers like 5 "
+                         f"or 1/2, true/false, or lists like [1,2,3])") from None
+    value = _constant(default)
+    if value is None:
+        raise UsageError(f"--param {name}: '{value_text}' is not a constant value")
+    return name, value
+
+
+def _constant(expr: ast.Expr):
+    from fractions import Fraction
+    if isinstance(expr, ast.IntLiteral):
+        return expr.value
+    if isinstance(expr, ast.BoolLiteral):
+        return expr.value
+    if isinstance(expr, ast.Negate):
+        inner = _constant(expr.operand)
+        return -inner if isinstance(inner, (int, Fraction)) and not isinstance(inner, bool) else None
+    if isinstance(expr, ast.Binary) and expr.op == "/":
+        a, b = _constant(expr.left), _constant(expr.right)
+        if isinstance(a, int) and isinstance(b, int) and b:
+            q = Fraction(a, b)
+            return q.numerator if q.denominator == 1 else q
+        return None
+    if isinstance(expr, ast.ListLiteral):
+        items = [_constant(item) for item in expr.items or ()]
+        return None if any(item is None for item in items) else tuple(items)
+    if isinstance(expr, ast.Name):
+        return SymbolValue(expr.id)
+    return None
+
+
+def check_source(source: str, filename: str, params: dict | None = None) -> CheckedGame:
+    """Parse and check a game's text.
+
+    Raises:
+        GameFileError: with every error (and warning) found.
+        UsageError: a parameter the game does not have.
+    """
+    program = parse(source, filename)
+    params = dict(params or {})
+    declared = [p.name for p in program.header.params or ()]
+    for name in params:
+        if name not in declared:
+            close = difflib.get_close_matches(name, declared, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            have = ", ".join(declared) if declared else "none"
+            raise UsageError(f"game '{program.header.name}' has no parameter '{name}'{hint} "
+                             f"(its parameters: {have})")
+    return check(program, params, filename=filename, source=source)
+
+
+def load_source(source: str, filename: str = "<game>", **params) -> GameModel:
+    """A game model from a game's text."""
+    checked = check_source(source, filename, params)
+    return GameModel(checked, generate(checked))
+
+
+def load(game: str | Path, **params) -> GameModel:
+    """Load a game file (or a shipped game by name) with parameter values.
+
+    Example:
+        >>> import plies
+        >>> plies.load("nim", heaps=(1, 2, 3)).solve().value
+        -1
+    """
+    path = find_game(str(game))
+    return load_source(read_source(path), _display_path(path), **params)
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+__all__ = ["load", "load_source", "check_source", "find_game", "parse_param", "shipped_games",
+           "show_value"]

@@ -1,0 +1,193 @@
+"""The game model: a compiled game file that implements the solvers' game protocol.
+
+The generated functions become plain attributes of the model (``game.actions(state)`` calls the
+generated function directly, with no method binding), so solvers pay nothing for the wrapper.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from plies import solvers
+from plies.errors import Diagnostic, GameRuntimeError, PliesError
+from plies.interpreter.checker import CheckedGame
+from plies.interpreter.compiler import GeneratedCode
+from plies.interpreter.runtime import RUNTIME, GameFault, Move
+from plies.solvers.protocol import CHANCE, MAX, MIN
+
+_MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+
+
+class IllegalMoveError(PliesError, ValueError):
+    """A move that is not legal in the position it was played in."""
+
+
+class GameModel:
+    """A checked, compiled game: the protocol functions plus what the CLI needs to show it."""
+
+    def __init__(self, checked: CheckedGame, code: GeneratedCode):
+        self.checked = checked
+        self.code = code
+        self.name = checked.name
+        self.params = dict(checked.params)
+        self.filename = checked.filename
+        self.has_chance = checked.has_chance
+        self.utility_bounds = checked.bounds
+        self.has_evaluation = checked.evaluate is not None
+        namespace: dict = {"__builtins__": dict(RUNTIME)}
+        exec(compile(code.source, code.filename, "exec"), namespace)  # noqa: S102 - see compiler
+        self.namespace = namespace
+        self.initial_state = namespace["initial_state"]
+        self.to_move = namespace["to_move"]
+        self.actions = namespace["actions"]
+        self.result = namespace["result"]
+        self.successors = namespace["successors"]
+        self.is_terminal = namespace["is_terminal"]
+        self.utility = namespace["utility"]
+        self.outcome = namespace["outcome"]
+        self.chance_outcomes = namespace["chance_outcomes"]
+        self.evaluate = namespace["evaluate"]
+
+    # -- moves --
+
+    def parse_move(self, text: str) -> Move:
+        """The move (or chance outcome) whose text form is ``text``.
+
+        Raises:
+            ValueError: the text is not of the form ``name`` or ``name(1,2)``.
+        """
+        match = _MOVE_TEXT.match(text)
+        if not match:
+            raise ValueError(f"'{text}' is not a move: moves are written like place(1,2) or hold")
+        name, args = match.group(1), match.group(2)
+        values = ()
+        if args is not None and args.strip():
+            try:
+                values = tuple(self._parse_arg(a.strip()) for a in args.split(","))
+            except ValueError:
+                raise ValueError(f"'{text}': the arguments of a move are whole numbers") from None
+        return Move(-1, name, values)
+
+    def _parse_arg(self, text: str) -> int:
+        if text in self.checked.symbols:
+            return self.checked.symbols[text]
+        return int(text)
+
+    def play(self, state, text: str):
+        """The state after the move written ``text``; the move must be legal there.
+
+        Raises:
+            IllegalMoveError: the move is not legal (the message lists the legal ones).
+        """
+        wanted = self.parse_move(text)
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"'{text}' cannot be played: the game is already over")
+        if self.to_move(state) == CHANCE:
+            options = [move for move, _ in self.chance_outcomes(state)]
+        else:
+            options = list(self.actions(state))
+        for move in options:
+            if move == wanted:
+                return self.result(state, move)
+        listed = " ".join(str(m) for m in options) or "(none)"
+        what = "outcomes" if self.to_move(state) == CHANCE else "moves"
+        raise IllegalMoveError(f"'{text}' is not legal here; the legal {what} are: {listed}")
+
+    def play_all(self, moves: list[str], state=None):
+        """The state after playing ``moves`` (texts) from ``state`` (default: the start)."""
+        state = self.initial_state() if state is None else state
+        for text in moves:
+            state = self.play(state, text)
+        return state
+
+    # -- players and values in words --
+
+    def player_name(self, role: int) -> str:
+        """'X (MAX)' for MAX, 'O (MIN)' for MIN."""
+        for name, r in self.checked.players:
+            if (r == "max") == (role == MAX):
+                return f"{name} ({r.upper()})"
+        return "MAX" if role == MAX else "MIN"
+
+    def meaning(self, value) -> str:
+        """What a game value means: a draw, a win for one side, or the expected value."""
+        if value is None:
+            return "unknown"
+        bounds = self.utility_bounds
+        if value == 0:
+            return "draw" if not self.has_chance else "even: the expected value is 0"
+        if bounds is not None and value == bounds[1]:
+            return f"{self.player_name(MAX)} wins"
+        if bounds is not None and value == bounds[0]:
+            return f"{self.player_name(MIN)} wins"
+        side = MAX if value > 0 else MIN
+        if self.has_chance:
+            return f"{self.player_name(side)} is favoured"
+        return f"{self.player_name(side)} wins"
+
+    def render(self, state) -> str:
+        """A plain-text picture of a state (grids as boards)."""
+        from plies.interpreter.render import render_state
+        return render_state(self, state)
+
+    # -- solving --
+
+    def solve(self, algorithm: str = "auto", *, moves: list[str] | None = None, state=None,
+              **options) -> solvers.SearchResult:
+        """Solve the game (from ``moves`` or ``state``) with a solver from plies.solvers.
+
+        Raises:
+            GameRuntimeError: the game's own code failed (reported at the game-file line).
+            IllegalMoveError: one of ``moves`` is not legal.
+        """
+        if moves:
+            state = self.play_all(moves, state)
+        try:
+            return solvers.solve(self, algorithm, state=state, **options)
+        except (GameFault, ArithmeticError, IndexError, ValueError, TypeError, KeyError,
+                RecursionError) as error:
+            if isinstance(error, (solvers.SolverError,)):
+                raise
+            mapped = self.runtime_error(error)
+            if mapped is None:
+                raise
+            raise mapped from None
+
+    def runtime_error(self, error: BaseException) -> GameRuntimeError | None:
+        """The game-file location of an exception raised inside generated code, or None."""
+        tb = error.__traceback__
+        lineno = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.code.filename:
+                lineno = tb.tb_lineno
+            tb = tb.tb_next
+        if lineno is None:
+            return None
+        span = self.code.spans[lineno - 1] if lineno - 1 < len(self.code.spans) else None
+        message = str(error) if isinstance(error, GameFault) else _describe(error)
+        line, column = (span.line, span.column) if span else (1, 1)
+        end_line, end_column = (span.end_line, span.end_column) if span else (1, 2)
+        diagnostic = Diagnostic(self.filename, line, column, end_line, end_column, "error",
+                                "runtime", message)
+        moves = [str(m) for m in solvers.moves_to_failure(error.__traceback__)]
+        return GameRuntimeError(diagnostic, moves, self.checked.source)
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(error, IndexError):
+        return "index out of range"
+    if isinstance(error, RecursionError):
+        return "the rules recurse too deeply"
+    return f"the game failed: {type(error).__name__}: {error}"
+
+
+def value_text(value) -> str:
+    """An exact value as text: '-1', '37/256'."""
+    if value is None:
+        return "unknown"
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+

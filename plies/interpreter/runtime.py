@@ -1,0 +1,155 @@
+"""What generated game code may use: moves, exact numbers, checks that fail with a message.
+
+Generated code runs with ``__builtins__`` set to ``RUNTIME`` below and nothing else, so a game file
+cannot reach ``open``, ``__import__`` or any other part of Python.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+class Move:
+    """A move (or a chance outcome): a name and integer arguments, shown as ``place(1,2)``.
+
+    Moves are immutable and hashable; ``str(move)`` is the text form that ``parse_move`` reads.
+    ``kind`` tells the generated code which effect to run.
+    """
+
+    __slots__ = ("kind", "name", "args", "text", "_hash")
+
+    def __init__(self, kind: int, name: str, args: tuple = (), shown: tuple | None = None):
+        self.kind = kind
+        self.name = name
+        self.args = args
+        shown = args if shown is None else shown
+        self.text = name if not args else f"{name}({','.join(str(a) for a in shown)})"
+        self._hash = hash((name, args))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Move) and other.name == self.name and other.args == self.args
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r})"
+
+
+class MoveTable(dict):
+    """The moves of one kind, made once each, keyed by their arguments."""
+
+    def __init__(self, kind: int, name: str, shown=None):
+        super().__init__()
+        self.kind, self.name, self.shown = kind, name, shown
+
+    def __missing__(self, args: tuple) -> Move:
+        shown = self.shown(args) if self.shown else None
+        move = self[args] = Move(self.kind, self.name, args, shown)
+        return move
+
+
+def make_moves(kind: int, name: str, arguments) -> tuple[Move, ...]:
+    """One move per argument tuple, in order (for domains known before the game starts)."""
+    return tuple(Move(kind, name, tuple(args)) for args in arguments)
+
+
+class GameFault(Exception):
+    """A rule of the game failed at run time (the message says which and why)."""
+
+
+def index_error(value, size: int, what: str):
+    """Raise the error for an index outside ``0..size-1``."""
+    raise GameFault(f"index {value} is outside {what} (0..{size - 1})")
+
+
+def check_index(value: int, size: int, what: str) -> int:
+    """``value`` if it is a valid index of a ``size``-long dimension, else a GameFault."""
+    if 0 <= value < size:
+        return value
+    index_error(value, size, what)
+
+
+def check_range(value, lo: int, hi: int, what: str):
+    """``value`` if it lies in ``lo..hi``, else a GameFault naming the variable."""
+    if lo <= value <= hi:
+        return value
+    raise GameFault(f"{what} would become {value}, outside its range {lo}..{hi}")
+
+
+def divide(a, b):
+    """Exact division: an int when it divides evenly, otherwise a Fraction."""
+    if b == 0:
+        raise GameFault("division by zero")
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q
+
+
+def int_div(a: int, b: int) -> int:
+    """``a div b``: floor division."""
+    if b == 0:
+        raise GameFault("division by zero (div)")
+    return a // b
+
+
+def modulo(a: int, b: int) -> int:
+    """``a mod b``: the remainder, with the sign of b."""
+    if b == 0:
+        raise GameFault("division by zero (mod)")
+    return a % b
+
+
+def minimum(values):
+    """``min x in D: ...``: fails with a message on an empty domain."""
+    values = list(values)
+    if not values:
+        raise GameFault("min over an empty domain")
+    return min(values)
+
+
+def maximum(values):
+    """``max x in D: ...``: fails with a message on an empty domain."""
+    values = list(values)
+    if not values:
+        raise GameFault("max over an empty domain")
+    return max(values)
+
+
+def uniform(moves: list) -> list:
+    """Equal probabilities for the outcomes of a uniform chance event."""
+    if not moves:
+        raise GameFault("a uniform chance event has no outcomes here (its domain is empty)")
+    p = Fraction(1, len(moves))
+    return [(move, p) for move in moves]
+
+
+RUNTIME = {
+    "Fraction": Fraction,
+    "Move": Move,
+    "MoveTable": MoveTable,
+    "make_moves": make_moves,
+    "check_index": check_index,
+    "index_error": index_error,
+    "check_range": check_range,
+    "divide": divide,
+    "int_div": int_div,
+    "modulo": modulo,
+    "minimum": minimum,
+    "maximum": maximum,
+    "uniform": uniform,
+    "tuple": tuple,
+    "list": list,
+    "range": range,
+    "len": len,
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "sum": sum,
+    "any": any,
+    "all": all,
+    "sorted": sorted,
+}
+"""The only names generated code can see besides its own definitions."""

@@ -1,0 +1,104 @@
+"""ALPHA-BETA-SEARCH (AIMA Fig. 5.7): minimax that skips moves which cannot matter.
+
+``alpha`` is the value MAX can already force on the path to the root, ``beta`` the value MIN
+can; a state whose value falls outside (alpha, beta) cannot be on the principal variation, so
+its remaining moves are cut. Values are fail-soft: a returned value <= alpha is an upper bound
+of the true value, one >= beta a lower bound, and anything in between is exact.
+"""
+
+from __future__ import annotations
+
+from math import inf
+
+from .errors import GameContractError
+from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
+from .protocol import MAX, MIN, Game, State
+from .result import SearchResult, Stats, search_result
+from .trace import root_partial, search_frame
+
+
+def alphabeta(
+    game: Game, state: State, *, depth: int | None = None, limits: Limits | None = None
+) -> SearchResult:
+    """Value ``state`` by alpha-beta search with moves in the game's declared order.
+
+    Args:
+        game: A game without chance nodes.
+        state: The root of the search.
+        depth: Plies to search; deeper states are valued by ``game.evaluate``. None: no limit.
+        limits: Node and time limits; a stopped search returns the best root child found.
+
+    Returns:
+        The value (the same as minimax), the first best move and the principal variation.
+    """
+    limits = limits or Limits()
+    outcome, to_move, actions = game.outcome, game.to_move, game.actions
+    result, evaluate = game.result, game.evaluate
+    nodes = leaves = cutoffs = estimates = 0
+    next_check = limits.first_check()
+    line = None  # principal line of the state valued last, as (move, rest) pairs
+
+    @search_frame
+    def alphabeta_value(state: State, alpha, beta, depth: int):
+        """MAX-VALUE or MIN-VALUE of ``state`` (by its player) within the window (alpha, beta)."""
+        nonlocal nodes, leaves, cutoffs, estimates, next_check, line
+        if nodes >= next_check:
+            next_check = limits.check(nodes)
+        nodes += 1
+        utility = outcome(state)
+        if utility is not None:  # TERMINAL-TEST
+            leaves += 1
+            line = None
+            return utility
+        if depth == 0:  # depth cut-off: estimate instead of searching on
+            leaves += 1
+            estimates += 1
+            line = None
+            return evaluate(state)
+        player = to_move(state)
+        moves = actions(state)
+        if not moves:
+            raise GameContractError("a non-terminal state has no legal moves")
+        if player == MAX:  # MAX-VALUE
+            v = -inf
+            for move in moves:
+                child_value = alphabeta_value(result(state, move), alpha, beta, depth - 1)
+                if child_value > v:
+                    v, best_move, best_line = child_value, move, line
+                    if v >= beta:  # MIN above already has a better choice than this state
+                        cutoffs += 1
+                        break
+                    if v > alpha:
+                        alpha = v
+        elif player == MIN:  # MIN-VALUE
+            v = inf
+            for move in moves:
+                child_value = alphabeta_value(result(state, move), alpha, beta, depth - 1)
+                if child_value < v:
+                    v, best_move, best_line = child_value, move, line
+                    if v <= alpha:  # MAX above already has a better choice than this state
+                        cutoffs += 1
+                        break
+                    if v < beta:
+                        beta = v
+        else:
+            raise GameContractError("a chance node in a game declared without chance")
+        line = (best_move, best_line)
+        return v
+
+    stopped = None
+    try:
+        value = alphabeta_value(state, -inf, inf, UNLIMITED if depth is None else depth)
+    except (SearchStopped, KeyboardInterrupt) as stop:
+        stopped = stop_reason(stop)
+        value, line = root_partial(stop.__traceback__)
+    return search_result(
+        value,
+        line,
+        Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs),
+        proved=stopped is None and estimates == 0,
+        depth=None if stopped else depth,
+        seconds=limits.seconds(),
+        algorithm="alphabeta",
+        stopped=stopped,
+    )

@@ -1,0 +1,61 @@
+"""The solvers' exceptions.
+
+Errors raised by a game's own methods are not wrapped: they propagate unchanged, and
+``plies.solvers.trace`` recovers the moves that led to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def format_moves(moves: Sequence[object]) -> str:
+    """Moves in their text form, separated by spaces (``(start)`` for none)."""
+    return " ".join(str(move) for move in moves) if moves else "(start)"
+
+
+class SolverError(ValueError):
+    """A search the solvers refuse or cannot complete."""
+
+
+class GameContractError(SolverError):
+    """The game broke the protocol during a search (e.g. a non-terminal state without moves).
+
+    Attributes:
+        moves: The moves from the search root to the offending state.
+    """
+
+    def __init__(self, message: str, moves: Sequence[object] = ()) -> None:
+        self.moves = list(moves)
+        if self.moves:
+            message = f"{message} (after moves: {format_moves(self.moves)})"
+        super().__init__(message)
+
+
+class RepeatedPositionError(SolverError):
+    """The game can return to an earlier position, so the search would never end.
+
+    Attributes:
+        moves: The moves from the search root to the second occurrence of the position.
+    """
+
+    def __init__(self, moves: Sequence[object]) -> None:
+        self.moves = list(moves)
+        super().__init__(
+            f"position repeats after moves: {format_moves(self.moves)} "
+            "(the search cannot prove values of games with cycles)"
+        )
+
+
+class GameTooDeepError(SolverError):
+    """The game goes deeper than the solvers can recurse, without a repeated position.
+
+    Attributes:
+        plies: How deep the search had gone.
+    """
+
+    def __init__(self, plies: int) -> None:
+        self.plies = plies
+        super().__init__(
+            f"the game is deeper than {plies} plies; give a depth limit (--depth) to search it"
+        )

@@ -1,0 +1,93 @@
+"""MINIMAX (AIMA Fig. 5.3): visit the whole game tree and back the utilities up.
+
+It is the reference every other solver is checked against, so it prunes nothing and keeps no
+table. The textbook splits MAX-VALUE and MIN-VALUE because its games alternate; here the mover
+can play twice in a row, so one function values a state and its player picks the branch.
+"""
+
+from __future__ import annotations
+
+from math import inf
+
+from .errors import GameContractError
+from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
+from .protocol import MAX, MIN, Game, State
+from .result import SearchResult, Stats, search_result
+from .trace import root_partial, search_frame
+
+
+def minimax(
+    game: Game, state: State, *, depth: int | None = None, limits: Limits | None = None
+) -> SearchResult:
+    """Value ``state`` by minimax, optionally cut off at ``depth`` plies.
+
+    Args:
+        game: A game without chance nodes.
+        state: The root of the search.
+        depth: Plies to search; deeper states are valued by ``game.evaluate``. None: no limit.
+        limits: Node and time limits; a stopped search returns the best root child found.
+
+    Returns:
+        The value, the first best move and the principal variation.
+    """
+    limits = limits or Limits()
+    outcome, to_move, actions = game.outcome, game.to_move, game.actions
+    result, evaluate = game.result, game.evaluate
+    nodes = leaves = estimates = 0
+    next_check = limits.first_check()
+    line = None  # principal line of the state valued last, as (move, rest) pairs
+
+    @search_frame
+    def minimax_value(state: State, depth: int):
+        """MINIMAX(s): UTILITY if terminal, else the max or min over the children."""
+        nonlocal nodes, leaves, estimates, next_check, line
+        if nodes >= next_check:
+            next_check = limits.check(nodes)
+        nodes += 1
+        utility = outcome(state)
+        if utility is not None:  # TERMINAL-TEST
+            leaves += 1
+            line = None
+            return utility
+        if depth == 0:  # depth cut-off: estimate instead of searching on
+            leaves += 1
+            estimates += 1
+            line = None
+            return evaluate(state)
+        player = to_move(state)
+        moves = actions(state)
+        if not moves:
+            raise GameContractError("a non-terminal state has no legal moves")
+        if player == MAX:  # MAX-VALUE
+            v = -inf
+            for move in moves:
+                child_value = minimax_value(result(state, move), depth - 1)
+                if child_value > v:
+                    v, best_move, best_line = child_value, move, line
+        elif player == MIN:  # MIN-VALUE
+            v = inf
+            for move in moves:
+                child_value = minimax_value(result(state, move), depth - 1)
+                if child_value < v:
+                    v, best_move, best_line = child_value, move, line
+        else:
+            raise GameContractError("a chance node in a game declared without chance")
+        line = (best_move, best_line)
+        return v
+
+    stopped = None
+    try:
+        value = minimax_value(state, UNLIMITED if depth is None else depth)
+    except (SearchStopped, KeyboardInterrupt) as stop:
+        stopped = stop_reason(stop)
+        value, line = root_partial(stop.__traceback__)
+    return search_result(
+        value,
+        line,
+        Stats(nodes=nodes, leaves=leaves),
+        proved=stopped is None and estimates == 0,
+        depth=None if stopped else depth,
+        seconds=limits.seconds(),
+        algorithm="minimax",
+        stopped=stopped,
+    )

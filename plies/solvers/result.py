@@ -1,0 +1,143 @@
+"""What a search returns: the value, the best move, the principal variation and statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .protocol import Move, Value
+
+
+def exact(value: Any) -> Any:
+    """``value`` with a whole-number Fraction turned into an int (other values unchanged)."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Counters of one search.
+
+    Attributes:
+        nodes: Calls of the recursive value function (every visited state, root included).
+        leaves: Terminal states valued by UTILITY, plus depth cut-offs valued by EVALUATE.
+        cutoffs: Loops left early because the rest could not change the result.
+        table_hits: Values taken from the transposition table instead of searched.
+        table_size: Entries in the transposition table at the end.
+    """
+
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    table_hits: int = 0
+    table_size: int = 0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of ``solve``.
+
+    Attributes:
+        value: The game value from MAX's point of view (exact: int or Fraction), or None when
+            a limit stopped the search before anything was known.
+        best_move: The first move at the root that reaches ``value`` (None at a terminal root,
+            at a chance root, or when nothing is known).
+        principal_variation: Best moves for both players from the root; it stops at a terminal
+            state, at a depth cut-off, or before a chance node.
+        proved: True when the value was searched to terminal states everywhere with no limit
+            hit, so it is the game-theoretic value; False for heuristic or partial results.
+        depth: Plies searched (the last completed iteration of iterative deepening); None when
+            the search was unlimited and proved, or when no depth was completed.
+        nodes: Visited states, root included.
+        leaves: States valued by UTILITY or by EVALUATE at the depth limit.
+        cutoffs: Pruned loops (alpha-beta and Star1/Star2 cut-offs).
+        table_hits: Transposition-table entries that answered a node.
+        table_size: Transposition-table entries at the end.
+        seconds: Wall-clock time of the search.
+        algorithm: The algorithm that ran (``auto`` reports the one it picked).
+        stopped: None, or why the search stopped early: ``max-nodes``, ``timeout`` or
+            ``interrupted``.
+    """
+
+    value: Value | None
+    best_move: Move | None
+    principal_variation: list[Move] = field(default_factory=list)
+    proved: bool = False
+    depth: int | None = None
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    table_hits: int = 0
+    table_size: int = 0
+    seconds: float = 0.0
+    algorithm: str = ""
+    stopped: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", exact(self.value))
+
+    @property
+    def value_float(self) -> float | None:
+        """The value as a float (None when unknown)."""
+        return None if self.value is None else float(self.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form: the value as a number and as exact text, moves as text."""
+        value = self.value
+        return {
+            "value": value if value is None or isinstance(value, int) else float(value),
+            "value_exact": None if value is None else str(value),
+            "best_move": None if self.best_move is None else str(self.best_move),
+            "principal_variation": [str(move) for move in self.principal_variation],
+            "proved": self.proved,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "cutoffs": self.cutoffs,
+            "table_hits": self.table_hits,
+            "table_size": self.table_size,
+            "seconds": self.seconds,
+            "algorithm": self.algorithm,
+            "stopped": self.stopped,
+        }
+
+
+def line_moves(line: tuple | None) -> list[Move]:
+    """The moves of a line linked as ``(move, rest)`` pairs, as searches build them."""
+    moves = []
+    while line is not None:
+        move, line = line
+        moves.append(move)
+    return moves
+
+
+def search_result(
+    value: Value | None,
+    line: tuple | None,
+    stats: Stats,
+    *,
+    proved: bool,
+    depth: int | None,
+    seconds: float,
+    algorithm: str,
+    stopped: str | None = None,
+) -> SearchResult:
+    """Assemble a SearchResult from a search's value, principal line and counters."""
+    variation = line_moves(line)
+    return SearchResult(
+        value=value,
+        best_move=variation[0] if variation else None,
+        principal_variation=variation,
+        proved=proved,
+        depth=depth,
+        nodes=stats.nodes,
+        leaves=stats.leaves,
+        cutoffs=stats.cutoffs,
+        table_hits=stats.table_hits,
+        table_size=stats.table_size,
+        seconds=seconds,
+        algorithm=algorithm,
+        stopped=stopped,
+    )
