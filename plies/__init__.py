@@ -1,0 +1,15 @@
+"""plies: a declarative game-description language and exact game solver.
+
+    >>> import plies
+    >>> game = plies.load("tictactoe")
+    >>> game.solve().value
+    0
+"""
+
+from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
+from plies.interpreter.loader import load, load_source
+
+__version__ = "0.1.0"
+
+__all__ = ["load", "load_source", "PliesError", "GameFileError", "GameRuntimeError",
+           "UsageError", "__version__"]

@@ -143,6 +143,23 @@ def load_source(source: str, filename: str = "<game>", **params) -> GameModel:
     return GameModel(checked, generate(checked))
 
 
+def validate_source(source: str, filename: str = "<game>",
+                    params: dict | None = None) -> list[Diagnostic]:
+    """Every error and warning in a game's text (empty when it is clean).
+
+    The game is also generated and compiled, so a file that validates will load.
+
+    Raises:
+        UsageError: a parameter the game does not have.
+    """
+    try:
+        checked = check_source(source, filename, params)
+    except GameFileError as error:
+        return error.diagnostics
+    GameModel(checked, generate(checked))
+    return checked.diagnostics
+
+
 def load(game: str | Path, **params) -> GameModel:
     """Load a game file (or a shipped game by name) with parameter values.
 
@@ -162,5 +179,5 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-__all__ = ["load", "load_source", "check_source", "find_game", "parse_param", "shipped_games",
+__all__ = ["load", "load_source", "check_source", "validate_source", "find_game", "parse_param", "shipped_games",
            "show_value"]

@@ -10,8 +10,9 @@ in the inner loop):
   reached terminal states everywhere (no depth cut-off and no depth-limited entry was used),
   so the value holds at any depth.
 
-The table is a dict keyed by the state; a search stops adding entries once it holds
-``capacity`` of them (existing entries are still updated), so it never grows past that.
+The table is a plain dict keyed by the state (the fastest lookup Python has). A search stops
+adding entries once it holds ``max_table`` of them (existing entries are still updated), so it
+never grows past that; the entries kept are the ones near the root, which save the most.
 """
 
 from __future__ import annotations
@@ -26,20 +27,8 @@ PROVED = UNLIMITED
 """Entry depth of a proved value: at least any remaining depth a search can ask for."""
 
 
-class TranspositionTable(dict):
-    """A dict ``state -> (value, flag, move, depth)`` with a capacity.
-
-    Args:
-        capacity: The most entries the searches may add.
-    """
-
-    def __init__(self, capacity: int) -> None:
-        super().__init__()
-        self.capacity = capacity
-
-
 def extend_line(
-    table: TranspositionTable, game: Game, state: State, moves: list, value, depth: int
+    table: dict, game: Game, state: State, moves: list, value, depth: int
 ) -> list:
     """Complete a principal variation that a table hit cut short, by following EXACT entries.
 
