@@ -587,4 +587,4 @@ Program = Start
 LIST_RULES = frozenset(
     {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if"}
 )
-WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function", "bool_literal"})
+WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function"})
