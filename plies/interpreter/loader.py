@@ -169,10 +169,11 @@ def load(game: str | Path, **params) -> GameModel:
         -1
     """
     path = find_game(str(game))
-    return load_source(read_source(path), _display_path(path), **params)
+    return load_source(read_source(path), display_path(path), **params)
 
 
-def _display_path(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """The path as the user would write it: relative to the working directory when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:

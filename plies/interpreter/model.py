@@ -141,26 +141,30 @@ class GameModel:
             GameRuntimeError: the game's own code failed (reported at the game-file line).
             IllegalMoveError: one of ``moves`` is not legal.
         """
+        moves = list(moves or [])
         if moves:
             state = self.play_all(moves, state)
         try:
             return solvers.solve(self, algorithm, state=state, **options)
-        except (GameFault, ArithmeticError, IndexError, ValueError, TypeError, KeyError,
-                RecursionError) as error:
-            if isinstance(error, (solvers.SolverError,)):
-                raise
-            mapped = self.runtime_error(error)
+        except solvers.SolverError:
+            raise
+        except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
+            mapped = self.runtime_error(error, moves)
             if mapped is None:
                 raise
             raise mapped from None
 
-    def runtime_error(self, error: BaseException) -> GameRuntimeError | None:
-        """The game-file location of an exception raised inside generated code, or None."""
+    def runtime_error(self, error: BaseException,
+                      before: list[str] | None = None) -> GameRuntimeError | None:
+        """The game-file location of an exception raised inside generated code, or None.
+
+        ``before`` are the moves (texts) that led to the search's root.
+        """
         tb = error.__traceback__
-        lineno = None
+        lineno = function = None
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self.code.filename:
-                lineno = tb.tb_lineno
+                lineno, function = tb.tb_lineno, tb.tb_frame.f_code.co_name
             tb = tb.tb_next
         if lineno is None:
             return None
@@ -170,7 +174,10 @@ class GameModel:
         end_line, end_column = (span.end_line, span.end_column) if span else (1, 2)
         diagnostic = Diagnostic(self.filename, line, column, end_line, end_column, "error",
                                 "runtime", message)
-        moves = [str(m) for m in solvers.moves_to_failure(error.__traceback__)]
+        path = solvers.path_to_failure(error.__traceback__)
+        moves = list(before or []) + [str(m) for m in path.moves]
+        if function.startswith("effect_") and path.applying is not None:
+            moves.append(str(path.applying))  # the failure happened while playing this move
         return GameRuntimeError(diagnostic, moves, self.checked.source)
 
 

@@ -13,7 +13,7 @@ from math import inf
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State
-from .result import SearchResult, Stats, search_result
+from .result import SearchResult, Stats, line_moves, search_result
 from .trace import root_partial, search_frame
 
 
@@ -94,7 +94,7 @@ def alphabeta(
         value, line = root_partial(stop.__traceback__)
     return search_result(
         value,
-        line,
+        line_moves(line),
         Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs),
         proved=stopped is None and estimates == 0,
         depth=None if stopped else depth,

@@ -115,7 +115,7 @@ def line_moves(line: tuple | None) -> list[Move]:
 
 def search_result(
     value: Value | None,
-    line: tuple | None,
+    variation: list[Move],
     stats: Stats,
     *,
     proved: bool,
@@ -124,12 +124,11 @@ def search_result(
     algorithm: str,
     stopped: str | None = None,
 ) -> SearchResult:
-    """Assemble a SearchResult from a search's value, principal line and counters."""
-    variation = line_moves(line)
+    """Assemble a SearchResult from a search's value, principal variation and counters."""
     return SearchResult(
         value=value,
         best_move=variation[0] if variation else None,
-        principal_variation=variation,
+        principal_variation=list(variation),
         proved=proved,
         depth=depth,
         nodes=stats.nodes,

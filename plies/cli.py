@@ -1,0 +1,272 @@
+"""The plies command line: one function per verb; domain errors become messages and exit codes.
+
+Exit codes: 0 success, 1 a problem with the game (syntax, semantics, run-time failure, illegal
+move), 2 a usage error (unknown option, missing file, bad --param).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from plies import __version__, solvers
+from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
+from plies.interpreter.loader import (check_source, display_path, find_game, load, parse_param,
+                                      read_source,
+                                      validate_source)
+from plies.interpreter.compiler import generate
+from plies.interpreter.model import IllegalMoveError, value_text
+
+app = typer.Typer(
+    help="plies: write a game as a text file, prove its value.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+ParamOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--param", "-p", metavar="NAME=VALUE",
+                 help="Set a game parameter, written as in the language: width=5, "
+                      "heaps=[1,2,3], misere=true. Repeatable."),
+]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME",
+                                             help="A .game file, or the name of a shipped game.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"plies {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[Optional[bool], typer.Option(
+        "--version", callback=_version, is_eager=True, help="Show the version and exit.")] = None,
+) -> None:
+    """plies: a game-description language and exact game solver."""
+
+
+def _reports_errors(command):
+    """Turn plies's domain errors into a message on stderr and an exit code, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except UsageError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(code=2) from None
+        except (GameFileError, GameRuntimeError) as error:
+            typer.echo(error.render(), err=True)
+            raise typer.Exit(code=1) from None
+        except (PliesError, solvers.SolverError, ValueError) as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(code=1) from None
+
+    return wrapper
+
+
+def _params(values: list[str] | None) -> dict[str, object]:
+    params = {}
+    for text in values or ():
+        name, value = parse_param(text)
+        params[name] = value
+    return params
+
+
+# ---- solve --------------------------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def solve(
+    game: GameArgument,
+    algorithm: Annotated[str, typer.Option(
+        "--algorithm", "-a", help="auto (alpha-beta or expectiminimax with a table), minimax, "
+                                  "alphabeta or expectiminimax.")] = "auto",
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", "-d", min=0, help="Search at most N plies; positions there are valued by "
+                                     "the game's evaluate (0 if it has none).")] = None,
+    param: ParamOption = None,
+    no_table: Annotated[bool, typer.Option(
+        "--no-table", help="Search without a transposition table.")] = False,
+    max_table: Annotated[int, typer.Option(
+        "--max-table", min=1, help="Most entries the transposition table keeps.")] = 2_000_000,
+    max_nodes: Annotated[Optional[int], typer.Option(
+        "--max-nodes", min=1, help="Stop after N nodes with the best result so far.")] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop after S seconds with the best result so far.")] = None,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Solve the position after these moves, "
+                                        "e.g. \"place(1,1) place(0,0)\".")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Solve a game: its exact value, the best move, the line of best play, the work it took."""
+    if algorithm not in solvers.ALGORITHMS:
+        raise UsageError(f"unknown algorithm '{algorithm}' (choose from "
+                         f"{', '.join(solvers.ALGORITHMS)})")
+    params = _params(param)
+    model = load(game, **params)
+    moves = from_moves.split() if from_moves else []
+    try:
+        model.play_all(moves)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(f"--from: {error}") from None
+    progress = _progress_line() if sys.stderr.isatty() and not as_json else None
+    result = model.solve(algorithm, moves=moves, depth=depth, max_nodes=max_nodes,
+                         timeout=timeout, use_table=not no_table, max_table=max_table,
+                         progress=progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+    if as_json:
+        typer.echo(json.dumps(_result_json(model, result, moves), indent=2))
+    else:
+        typer.echo(_result_text(model, result, moves))
+
+
+def _progress_line():
+    def show(progress) -> None:
+        depth = f"  depth {progress.depth}" if getattr(progress, "depth", None) else ""
+        sys.stderr.write(f"\r\033[Ksearching: {progress.nodes:,} nodes  "
+                         f"{progress.nodes_per_second:,.0f} nodes/s{depth}")
+        sys.stderr.flush()
+    return show
+
+
+def _result_json(model, result, moves) -> dict:
+    value = result.value
+    stats = {
+        "nodes": result.nodes, "leaves": result.leaves, "cutoffs": result.cutoffs,
+        "table_hits": result.table_hits, "table_size": result.table_size,
+        "seconds": round(result.seconds, 6), "stopped": result.stopped,
+        "nodes_per_second": round(result.nodes / result.seconds) if result.seconds else None,
+    }
+    return {
+        "game": model.name,
+        "params": {k: _json_value(v) for k, v in model.params.items()},
+        "from": moves,
+        "algorithm": result.algorithm,
+        "value": None if value is None else (value if isinstance(value, int) else float(value)),
+        "value_exact": None if value is None else value_text(value),
+        "meaning": model.meaning(value),
+        "best_move": None if result.best_move is None else str(result.best_move),
+        "principal_variation": [str(m) for m in result.principal_variation],
+        "proved": result.proved,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+        "stats": stats,
+    }
+
+
+def _json_value(value):
+    from plies.interpreter.loader import show_value
+    if isinstance(value, bool) or isinstance(value, int):
+        return value
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    return show_value(value)
+
+
+def _result_text(model, result, moves) -> str:
+    value = result.value
+    if value is None:
+        shown = "unknown (the search stopped before it could tell)"
+    else:
+        exact = value_text(value)
+        shown = exact if "/" not in exact else f"{exact} ≈ {float(value):.4f}"
+        shown += f"  ({model.meaning(value)})"
+    params = ", ".join(f"{k}={_show_param(v)}" for k, v in model.params.items())
+    lines = [f"game       {model.name}" + (f" ({params})" if params else "")]
+    if moves:
+        lines.append(f"from       {' '.join(moves)}")
+    lines.append(f"value      {shown}")
+    if result.best_move is not None:
+        lines.append(f"best move  {result.best_move}")
+    if result.principal_variation:
+        lines.append(f"best play  {' '.join(str(m) for m in result.principal_variation)}")
+    if result.proved:
+        status = "proved (searched to the end of the game everywhere)"
+    elif result.stopped:
+        status = f"not proved: stopped by {result.stopped}"
+        if result.depth:
+            status += f" (best result of the search to depth {result.depth})"
+    else:
+        status = f"not proved: depth-limited to {result.depth} plies"
+    lines.append(f"status     {status}")
+    lines.append(f"algorithm  {result.algorithm}")
+    lines.append("")
+    rate = f"  ({result.nodes / result.seconds:,.0f} nodes/s)" if result.seconds > 0 else ""
+    rows = [("nodes", f"{result.nodes:,}"), ("leaves", f"{result.leaves:,}"),
+            ("cutoffs", f"{result.cutoffs:,}")]
+    if result.table_size or result.table_hits:
+        rows.append(("table", f"{result.table_hits:,} hits, {result.table_size:,} entries"))
+    rows.append(("time", f"{result.seconds:.3f} s{rate}"))
+    lines.extend(f"  {name:<8} {text}" for name, text in rows)
+    return "\n".join(lines)
+
+
+def _show_param(value) -> str:
+    from plies.interpreter.loader import show_value
+    return show_value(value)
+
+
+# ---- validate and compile -----------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def validate(
+    files: Annotated[list[str], typer.Argument(metavar="FILE...",
+                                               help="Game files (or shipped games' names).")],
+    param: ParamOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the diagnostics as JSON.")] = False,
+) -> None:
+    """Check game files: every error and warning, each with its place in the file."""
+    params = _params(param)
+    paths = []
+    for name in files:
+        try:
+            paths.append(find_game(name))
+        except UsageError as error:
+            raise UsageError(str(error)) from None
+    everything = []
+    failed = False
+    for path in paths:
+        shown = display_path(path)
+        try:
+            source = read_source(path)
+            diagnostics = validate_source(source, shown, params)
+        except GameFileError as error:
+            source, diagnostics = None, error.diagnostics
+        everything.extend(diagnostics)
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        failed = failed or errors > 0
+        if not as_json:
+            for diagnostic in diagnostics:
+                typer.echo(diagnostic.render(source), err=diagnostic.severity == "error")
+            summary = "ok" if not diagnostics else \
+                f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+            typer.echo(f"{shown}: {summary}")
+    if as_json:
+        typer.echo(diagnostics_json(everything))
+    if failed:
+        raise typer.Exit(code=1)
+
+
+@app.command(name="compile")
+@_reports_errors
+def compile_game(game: GameArgument, param: ParamOption = None) -> None:
+    """Print the Python that plies generates for a game."""
+    path = find_game(game)
+    source = read_source(path)
+    checked = check_source(source, display_path(path), _params(param))
+    typer.echo(generate(checked).source, nl=False)
+

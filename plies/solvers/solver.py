@@ -1,0 +1,140 @@
+"""``solve``: check a request, run the chosen algorithm, turn deep recursion into clear errors."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from .alphabeta import alphabeta
+from .errors import GameContractError, GameTooDeepError, RepeatedPositionError, SolverError
+from .expectiminimax import expectiminimax
+from .limits import Limits, Progress
+from .minimax import minimax
+from .protocol import Game, State
+from .result import SearchResult
+from .search import auto
+from .trace import path_to_failure, repeated_position, search_depth
+
+ALGORITHMS = ("auto", "minimax", "alphabeta", "expectiminimax")
+"""The algorithm names ``solve`` accepts; ``auto`` picks the best one for the game."""
+
+RECURSION_LIMIT = 100_000
+"""Python frames a search may use: one per ply (a little more at chance nodes). A game that
+repeats a position recurses until it reaches this, and the traceback then shows the cycle."""
+
+_GAME_ATTRIBUTES = (
+    "name has_chance utility_bounds has_evaluation initial_state to_move actions result "
+    "is_terminal utility evaluate outcome"
+).split()
+
+
+def solve(
+    game: Game,
+    algorithm: str = "auto",
+    *,
+    state: State | None = None,
+    depth: int | None = None,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+    use_table: bool = True,
+    max_table: int = 2_000_000,
+    star: bool = True,
+    progress: Callable[[Progress], object] | None = None,
+) -> SearchResult:
+    """Search a game for its value and best move.
+
+    Args:
+        game: A game implementing the protocol in ``protocol.py``.
+        algorithm: One of ``ALGORITHMS``.
+        state: The position to solve from (default: the initial state).
+        depth: Plies to search; deeper states are valued by ``game.evaluate`` and the result
+            is not proved. ``auto`` deepens iteratively up to it.
+        max_nodes: Stop after visiting this many states.
+        timeout: Stop after this many seconds.
+        use_table: Let ``auto`` keep a transposition table.
+        max_table: The most entries the table may hold.
+        star: Prune chance nodes with Star1/Star2 when the game declares utility bounds.
+        progress: Called with a ``Progress`` about every 0.25 s.
+
+    Returns:
+        The result. A limit or Ctrl-C does not raise: the result then has ``stopped`` set and
+        holds what was known (the last completed iteration, or the best root move so far).
+
+    Raises:
+        SolverError: The request is invalid (unknown algorithm, chance game for minimax, ...).
+        RepeatedPositionError: The game can repeat a position, so the search cannot end.
+        GameTooDeepError: The game is too deep to search without a depth limit.
+        GameContractError: The game broke the protocol during the search.
+        Exception: Anything a game method raised propagates unchanged; see ``trace``.
+    """
+    _check_request(game, algorithm, depth, max_nodes, timeout, max_table)
+    if state is None:
+        state = game.initial_state()
+    limits = Limits(max_nodes, timeout, progress)
+    saved_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(saved_limit, RECURSION_LIMIT))
+    try:
+        if algorithm == "minimax":
+            return minimax(game, state, depth=depth, limits=limits)
+        if algorithm == "alphabeta":
+            return alphabeta(game, state, depth=depth, limits=limits)
+        if algorithm == "expectiminimax":
+            return expectiminimax(game, state, depth=depth, limits=limits, star=star)
+        return auto(
+            game,
+            state,
+            depth=depth,
+            limits=limits,
+            use_table=use_table,
+            max_table=max_table,
+            star=star,
+        )
+    except RecursionError as error:
+        traceback = error.__traceback__
+        moves = repeated_position(traceback)
+        if moves is not None:
+            raise RepeatedPositionError(moves) from None
+        plies = search_depth(traceback)
+        if plies * 2 > _frames(traceback):  # the search's own recursion, not the game's
+            raise GameTooDeepError(plies) from None
+        raise
+    except GameContractError as error:
+        if error.moves:
+            raise
+        path = path_to_failure(error.__traceback__)
+        raise GameContractError(str(error), path.moves) from None
+    finally:
+        sys.setrecursionlimit(saved_limit)
+
+
+def _frames(traceback) -> int:
+    count = 0
+    while traceback is not None:
+        count += 1
+        traceback = traceback.tb_next
+    return count
+
+
+def _check_request(game, algorithm, depth, max_nodes, timeout, max_table) -> None:
+    """Refuse a request that cannot be searched, before searching."""
+    missing = [name for name in _GAME_ATTRIBUTES if not hasattr(game, name)]
+    if getattr(game, "has_chance", False) and not hasattr(game, "chance_outcomes"):
+        missing.append("chance_outcomes")
+    if missing:
+        raise SolverError(f"{game!r} is not a game: it has no {', '.join(missing)}")
+    if algorithm not in ALGORITHMS:
+        raise SolverError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if algorithm in ("minimax", "alphabeta") and game.has_chance:
+        raise SolverError(
+            "minimax and alphabeta need a game without chance; use expectiminimax or auto"
+        )
+    for name, number, least in (("depth", depth, 0), ("max_nodes", max_nodes, 0)):
+        if number is not None and (not isinstance(number, int) or number < least):
+            raise SolverError(f"{name} must be a whole number >= {least}, not {number!r}")
+    if not isinstance(max_table, int) or max_table < 0:
+        raise SolverError(f"max_table must be a whole number >= 0, not {max_table!r}")
+    if timeout is not None and not timeout >= 0:
+        raise SolverError(f"timeout must be a number of seconds >= 0, not {timeout!r}")
+    bounds = game.utility_bounds
+    if bounds is not None and not (len(bounds) == 2 and bounds[0] <= bounds[1]):
+        raise SolverError(f"utility_bounds must be (lowest, highest), not {bounds!r}")

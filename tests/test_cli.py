@@ -1,0 +1,257 @@
+"""The command line, through Typer's CliRunner: exit codes and exact output."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def solve_json(*args: str) -> dict:
+    result = run("solve", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# ---- solve: the values the acceptance list pins ---------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "minimax", "alphabeta", "expectiminimax"])
+def test_aima_fig5_2_is_worth_3_with_best_move_a1(algorithm):
+    data = solve_json("aima_fig5_2", "--algorithm", algorithm)
+    assert data["value"] == 3
+    assert data["value_exact"] == "3"
+    assert data["best_move"] == "a1"
+    assert data["principal_variation"] == ["a1", "b1"]
+    assert data["proved"] is True
+
+
+def test_seed_tree_is_worth_3():
+    assert solve_json("seed_tree")["value"] == 3
+
+
+def test_tictactoe_is_a_draw_and_auto_needs_few_nodes():
+    data = solve_json("tictactoe")
+    assert data["value"] == 0
+    assert data["proved"] is True
+    assert data["nodes"] < 5000
+    assert data["meaning"] == "draw"
+
+
+def test_tictactoe_minimax_visits_every_node():
+    assert solve_json("tictactoe", "--algorithm", "minimax")["nodes"] == 549_946
+
+
+def test_tictactoe_alphabeta_without_table_visits_18297_nodes():
+    data = solve_json("tictactoe", "--algorithm", "alphabeta", "--no-table")
+    assert data["nodes"] == 18_297
+    assert data["value"] == 0
+
+
+def test_nim_values_follow_bouton():
+    assert solve_json("nim", "--param", "heaps=[1,2,3]")["value"] == -1
+    assert solve_json("nim")["value"] == 1
+
+
+@pytest.mark.parametrize("flips, value", [(8, Fraction(37, 256)), (4, Fraction(1, 8))])
+@pytest.mark.parametrize("algorithm", ["auto", "expectiminimax"])
+def test_piglet_exact_values(flips, value, algorithm):
+    data = solve_json("piglet", "--param", "goal=2", "--param", f"flips={flips}",
+                      "--algorithm", algorithm)
+    assert Fraction(data["value_exact"]) == value
+    assert data["value"] == pytest.approx(float(value))
+    assert data["proved"] is True
+
+
+def test_json_has_every_key():
+    data = solve_json("tictactoe")
+    for key in ("game", "params", "algorithm", "value", "value_exact", "best_move",
+                "principal_variation", "proved", "depth", "nodes", "seconds", "stats"):
+        assert key in data
+    assert data["game"] == "tictactoe"
+    assert data["params"] == {}
+
+
+def test_max_nodes_stops_early_and_is_not_proved():
+    data = solve_json("tictactoe", "--max-nodes", "1000")
+    assert data["proved"] is False
+    assert data["nodes"] <= 1100
+
+
+def test_solve_from_a_position():
+    data = solve_json("tictactoe", "--from", "place(0,0) place(1,1) place(0,1)")
+    assert data["value"] == 0
+    assert data["best_move"] == "place(0,2)"  # O must block the top row
+    assert data["from"] == ["place(0,0)", "place(1,1)", "place(0,1)"]
+
+
+def test_human_output_shows_value_meaning_and_moves():
+    result = run("solve", "piglet", "--param", "flips=4")
+    assert result.exit_code == 0, result.output
+    assert "value      1/8 ≈ 0.1250  (A (MAX) is favoured)" in result.stdout
+    assert "best move  flip" in result.stdout
+    assert "status     proved" in result.stdout
+
+
+def test_human_output_for_a_draw():
+    result = run("solve", "tictactoe")
+    assert "value      0  (draw)" in result.stdout
+    assert "best move  place(0,0)" in result.stdout
+
+
+# ---- solve: bad input ---------------------------------------------------------------------------
+
+
+def test_illegal_move_in_from_names_it_and_lists_the_legal_ones():
+    result = run("solve", "tictactoe", "--from", "place(1,1) place(1,1)")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: --from: 'place(1,1)' is not legal here; the legal moves are: place(0,0) "
+        "place(0,1) place(0,2) place(1,0) place(1,2) place(2,0) place(2,1) place(2,2)")
+
+
+def test_unknown_game_is_a_usage_error():
+    result = run("solve", "tictactoo")
+    assert result.exit_code == 2
+    assert "no game file 'tictactoo' and no shipped game of that name; did you mean " \
+           "'tictactoe'?" in result.stderr
+
+
+def test_unknown_parameter_is_a_usage_error():
+    result = run("solve", "nim", "--param", "heap=[1,2]")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: game 'nim' has no parameter 'heap'; did you mean "
+                                     "'heaps'? (its parameters: heaps)")
+
+
+def test_parameter_of_the_wrong_type():
+    result = run("solve", "nim", "--param", "heaps=3")
+    assert result.exit_code == 1
+    assert "error: parameter 'heaps' takes a list, not a whole number (3)" in result.stderr
+
+
+def test_malformed_parameter():
+    result = run("solve", "nim", "--param", "heaps")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: --param takes NAME=VALUE, as in width=5 or "
+                                     "heaps=[1,2,3]; got 'heaps'")
+
+
+def test_unknown_algorithm():
+    result = run("solve", "nim", "--algorithm", "negamax")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: unknown algorithm 'negamax' (choose from auto, "
+                                     "minimax, alphabeta, expectiminimax)")
+
+
+def test_minimax_refuses_a_chance_game():
+    result = run("solve", "piglet", "--algorithm", "minimax")
+    assert result.exit_code == 1
+    assert "expectiminimax" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_runtime_failure_is_reported_at_the_game_line_with_the_moves(tmp_path):
+    game = tmp_path / "broken.game"
+    game.write_text(
+        "game broken\n"
+        "players A max, B min\n"
+        "state\n"
+        "  n: int = 0\n"
+        "move step { n += 1 }\n"
+        "terminal n == 2\n"
+        "utility 6 div (2 - n)\n")
+    result = run("solve", str(game))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"{game}:7:1: error: division by zero (div)"
+    assert "moves from the start: step step" in result.stderr
+    assert "Traceback" not in result.output
+
+
+# ---- validate and compile -----------------------------------------------------------------------
+
+
+def test_validate_shipped_games_exit_0():
+    result = run("validate", "games/tictactoe.game", "games/nim.game", "games/piglet.game",
+                 "games/aima_fig5_2.game", "games/seed_tree.game")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "games/tictactoe.game: ok", "games/nim.game: ok", "games/piglet.game: ok",
+        "games/aima_fig5_2.game: ok", "games/seed_tree.game: ok"]
+
+
+def test_validate_reports_every_error_with_line_and_caret(tmp_path):
+    game = tmp_path / "bad.game"
+    game.write_text("game bad\n"
+                    "players X max, O min\n"
+                    "state\n"
+                    "  board: grid[3, 3] of {empty, X, O} = empty\n"
+                    "move place(r, c) in cells(board) when bord[r, c] == empty { board[r, c] = turn }\n"
+                    "terminal board + true\n"
+                    "utility 1\n")
+    result = run("validate", str(game))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{game}:5:39: error: 'bord' is not defined",
+        "    5 | move place(r, c) in cells(board) when bord[r, c] == empty { board[r, c] = turn }",
+        "      |                                       ^^^^",
+        "  hint: did you mean 'board'?",
+        f"{game}:6:10: error: cannot apply '+' to a grid (grid[3, 3] of {{O, X, empty}}) and a bool",
+        "    6 | terminal board + true",
+        "      |          ^^^^^^^^^^^^",
+    ]  # no follow-on error for the terminal test: its operand already has one
+    assert result.stdout.strip() == f"{game}: 2 errors, 0 warnings"
+
+
+def test_validate_json(tmp_path):
+    game = tmp_path / "w.game"
+    game.write_text("game w\nplayers A max, B min\nconst unused = 3\n"
+                    "state n: int = 0\nmove m { n += 1 }\nterminal n > 2\nutility n\n")
+    result = run("validate", "--json", str(game))
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data == [{"file": str(game), "line": 3, "column": 1, "end_line": 3, "end_column": 17,
+                     "severity": "warning", "code": "unused",
+                     "message": "constant 'unused' is never used", "hint": None}]
+
+
+def test_validate_missing_file_is_a_usage_error():
+    result = run("validate", "no/such.game")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no game file 'no/such.game'")
+
+
+def test_validate_binary_file(tmp_path):
+    game = tmp_path / "bin.game"
+    game.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    result = run("validate", str(game))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{game}:1:1: error: the file is not UTF-8 text (byte 0x89)")
+
+
+def test_compile_prints_readable_python():
+    result = run("compile", "games/tictactoe.game")
+    assert result.exit_code == 0
+    source = result.stdout
+    assert source.startswith("# Python generated by plies from games/tictactoe.game")
+    compile(source, "<tictactoe>", "exec")
+    for function in ("initial_state", "to_move", "actions", "result", "is_terminal",
+                     "utility", "chance_outcomes", "evaluate"):
+        assert f"def {function}(" in source
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("plies ")
