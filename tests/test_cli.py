@@ -98,7 +98,7 @@ def test_solve_from_a_position():
 def test_human_output_shows_value_meaning_and_moves():
     result = run("solve", "piglet", "--param", "flips=4")
     assert result.exit_code == 0, result.output
-    assert "value      1/8 ≈ 0.1250  (A (MAX) is favoured)" in result.stdout
+    assert "value      1/8 ≈ 0.1250  (favours A (MAX))" in result.stdout
     assert "best move  flip" in result.stdout
     assert "status     proved" in result.stdout
 

@@ -275,7 +275,8 @@ class Checker:
         if render:
             for item in render.items:
                 self.infer(item, {})
-        bounds = self.check_bounds(bounds_decl) if bounds_decl else None
+        bounds = self.check_bounds(bounds_decl) if bounds_decl else \
+            self.inferred_bounds(utility, tree)
         self.warn_unused()
         return CheckedGame(
             program=self.program, filename=self.filename, source=self.source,
@@ -1215,6 +1216,16 @@ class Checker:
             self.error(decl, f"the bounds {_show(lo)}..{_show(hi)} are empty", code="bounds")
             return None
         return lo, hi
+
+    def inferred_bounds(self, utility, tree) -> tuple[Fraction, Fraction] | None:
+        """Utility bounds the checker can prove when none are declared (solvers prune with them)."""
+        if tree is not None:
+            values = [node.value for node in tree if node.value is not None]
+            return (min(values), max(values)) if values else None
+        if utility is not None and id(utility.value) in self.intervals:
+            lo, hi = self.intervals[id(utility.value)]
+            return Fraction(lo), Fraction(hi)
+        return None
 
     def check_tree_game(self, decls: list[ast.Tree], by_type) -> list[TreeNodeInfo]:
         for extra in decls[1:]:

@@ -104,27 +104,31 @@ class GameModel:
     # -- players and values in words --
 
     def player_name(self, role: int) -> str:
-        """'X (MAX)' for MAX, 'O (MIN)' for MIN."""
+        """'X (MAX)' for MAX, 'O (MIN)' for MIN; just 'MAX' when that is the player's name."""
         for name, r in self.checked.players:
             if (r == "max") == (role == MAX):
-                return f"{name} ({r.upper()})"
+                return name if name == r.upper() else f"{name} ({r.upper()})"
         return "MAX" if role == MAX else "MIN"
 
     def meaning(self, value) -> str:
-        """What a game value means: a draw, a win for one side, or the expected value."""
+        """What a game value means: a draw, a win for one side, or which side it favours.
+
+        A value is a win only in a game whose utilities are wins, draws and losses: bounds
+        -b..b with the value at one end.
+        """
         if value is None:
             return "unknown"
-        bounds = self.utility_bounds
-        if value == 0:
-            return "draw" if not self.has_chance else "even: the expected value is 0"
-        if bounds is not None and value == bounds[1]:
+        lo, hi = self.utility_bounds or (None, None)
+        win_loss = lo is not None and lo == -hi and not self.has_chance
+        if value == 0 and (win_loss or lo is None):
+            return "draw"
+        if win_loss and value == hi:
             return f"{self.player_name(MAX)} wins"
-        if bounds is not None and value == bounds[0]:
+        if win_loss and value == lo:
             return f"{self.player_name(MIN)} wins"
-        side = MAX if value > 0 else MIN
-        if self.has_chance:
-            return f"{self.player_name(side)} is favoured"
-        return f"{self.player_name(side)} wins"
+        if value == 0:
+            return "even"
+        return f"favours {self.player_name(MAX if value > 0 else MIN)}"
 
     def render(self, state) -> str:
         """A plain-text picture of a state (grids as boards)."""

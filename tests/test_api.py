@@ -1,0 +1,39 @@
+"""The Python API as the README shows it."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import plies
+from plies.solvers import solve
+
+
+def test_readme_python_example_runs_as_written():
+    readme = Path(__file__).resolve().parent.parent.joinpath("README.md").read_text()
+    block = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    namespace: dict = {}
+    exec(block, namespace)  # noqa: S102 - our own README
+    assert namespace["result"].value == -1
+    assert str(namespace["result"].best_move) == "take(0,1)"
+    assert namespace["result"].proved
+
+
+def test_load_by_name_and_path_with_params():
+    assert plies.load("piglet", flips=4).solve().value == Fraction(1, 8)
+    assert plies.load("games/nim.game", heaps=(3, 4, 5)).solve().value == 1
+
+
+def test_loaded_games_satisfy_the_protocol_and_moves_round_trip():
+    game = plies.load("tictactoe")
+    assert isinstance(game, plies.solvers.Game)
+    state = game.initial_state()
+    for move in game.actions(state):
+        assert game.parse_move(str(move)) == move
+    hash(state)
+
+
+def test_solvers_solve_a_loaded_game_directly():
+    result = solve(plies.load("aima_fig5_2"), "minimax")
+    assert (result.value, str(result.best_move)) == (3, "a1")
