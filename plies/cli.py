@@ -154,7 +154,7 @@ def _result_json(model, result, moves) -> dict:
         "algorithm": result.algorithm,
         "value": None if value is None else (value if isinstance(value, int) else float(value)),
         "value_exact": None if value is None else value_text(value),
-        "meaning": model.meaning(value),
+        "meaning": _meaning(model, result),
         "best_move": None if result.best_move is None else str(result.best_move),
         "principal_variation": [str(m) for m in result.principal_variation],
         "proved": result.proved,
@@ -163,6 +163,12 @@ def _result_json(model, result, moves) -> dict:
         "seconds": round(result.seconds, 6),
         "stats": stats,
     }
+
+
+def _meaning(model, result) -> str:
+    if result.proved:
+        return model.meaning(result.value)
+    return "an estimate: the search did not reach the end of the game everywhere"
 
 
 def _json_value(value):
@@ -181,7 +187,7 @@ def _result_text(model, result, moves) -> str:
     else:
         exact = value_text(value)
         shown = exact if "/" not in exact else f"{exact} ≈ {float(value):.4f}"
-        shown += f"  ({model.meaning(value)})"
+        shown += f"  ({_meaning(model, result)})"
     params = ", ".join(f"{k}={_show_param(v)}" for k, v in model.params.items())
     lines = [f"game       {model.name}" + (f" ({params})" if params else "")]
     if moves:

@@ -37,3 +37,39 @@ def test_loaded_games_satisfy_the_protocol_and_moves_round_trip():
 def test_solvers_solve_a_loaded_game_directly():
     result = solve(plies.load("aima_fig5_2"), "minimax")
     assert (result.value, str(result.best_move)) == (3, "a1")
+
+
+COUNTDOWN = """
+game countdown(n = 5000)
+players A max, B min
+state
+  left: 0..n = n
+move step { left -= 1 }
+terminal left == 0
+utility if turn == B then 1 else -1
+"""
+
+
+def test_a_game_5000_plies_deep_solves_under_every_algorithm():
+    game = plies.load_source(COUNTDOWN, "countdown.game")
+    for algorithm in ("minimax", "alphabeta", "expectiminimax", "auto"):
+        result = game.solve(algorithm)
+        assert result.value == -1  # B makes the 5000th step, so A is to move when it ends
+        assert len(result.principal_variation) == 5000
+
+
+def test_ctrl_c_returns_the_best_result_so_far():
+    game = plies.load("tictactoe")
+
+    def interrupt(progress):
+        raise KeyboardInterrupt
+
+    result = game.solve("minimax", progress=interrupt)
+    assert result.stopped == "interrupted"
+    assert result.proved is False
+
+
+def test_depth_limited_search_is_marked_not_proved():
+    result = plies.load("tictactoe").solve(depth=2)
+    assert result.proved is False
+    assert result.depth == 2
