@@ -20,6 +20,8 @@ from plies.interpreter.loader import (check_source, display_path, find_game, loa
                                       validate_source)
 from plies.interpreter.compiler import generate
 from plies.interpreter.model import IllegalMoveError, value_text
+from plies.interpreter import ast
+from plies.solvers.perft import perft as count_positions
 
 app = typer.Typer(
     help="plies: write a game as a text file, prove its value.",
@@ -276,3 +278,129 @@ def compile_game(game: GameArgument, param: ParamOption = None) -> None:
     checked = check_source(source, display_path(path), _params(param))
     typer.echo(generate(checked).source, nl=False)
 
+
+
+# ---- perft and info ---------------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def perft(
+    game: GameArgument,
+    depth: Annotated[int, typer.Option("--depth", "-d", min=0, help="Count up to N plies.")],
+    param: ParamOption = None,
+    distinct: Annotated[bool, typer.Option(
+        "--distinct", help="Also count distinct positions (needs memory for each).")] = False,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Count from the position after these moves.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Count the positions at each depth from the start, to check the rules."""
+    model = load(game, **_params(param))
+    start = model.play_all(from_moves.split() if from_moves else [])
+    result = count_positions(model, depth, state=start, distinct=distinct)
+    if as_json:
+        typer.echo(json.dumps({"game": model.name, "counts": result.counts,
+                               "terminal": result.terminal, "distinct": result.distinct,
+                               "distinct_total": result.distinct_total}, indent=2))
+        return
+    header = f"{'depth':>5}  {'positions':>12}  {'terminal':>10}"
+    if distinct:
+        header += f"  {'distinct':>10}"
+    typer.echo(header)
+    for d, count in enumerate(result.counts):
+        row = f"{d:>5}  {count:>12,}  {result.terminal[d]:>10,}"
+        if distinct:
+            row += f"  {result.distinct[d]:>10,}"
+        typer.echo(row)
+    if distinct:
+        typer.echo(f"distinct positions over all depths: {result.distinct_total:,}")
+
+
+_FEATURES = {
+    ast.Tree: "an explicit game tree", ast.GridType: "grids", ast.ArrayType: "arrays",
+    ast.PlayerArrayType: "arrays indexed by player", ast.RangeType: "integer ranges",
+    ast.SymbolType: "symbols", ast.HelperDef: "definitions (def)", ast.ConstDef: "constants",
+    ast.Aggregate: "aggregates (any/all/sum/count/min/max)", ast.LetExpr: "let",
+    ast.LetStmt: "let", ast.IfStmt: "if statements", ast.ForStmt: "for loops",
+    ast.Again: "extra moves (again)", ast.ListedChance: "chance events",
+    ast.UniformChance: "uniform chance events", ast.Evaluate: "a heuristic (evaluate)",
+    ast.Render: "custom rendering", ast.Bounds: "declared utility bounds",
+}
+
+
+@app.command()
+@_reports_errors
+def info(game: GameArgument, param: ParamOption = None,
+         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Describe a game: players, parameters, moves, chance events, bounds, features used."""
+    from plies.interpreter.checker import walk
+    model = load(game, **_params(param))
+    checked = model.checked
+    program = checked.program
+    defaults = {p.name: p for p in program.header.params or ()}
+    moves = [_signature(m.decl.name, m.decl.binders) for m in checked.moves]
+    events = []
+    for name, event in checked.chances.items():
+        decl = event.decl
+        if isinstance(decl, ast.ListedChance):
+            outcomes = ", ".join(f"{o} {_show_param(p)}"
+                                 for o, p in zip(event.names, event.probabilities))
+            events.append(f"{name}: {outcomes}")
+        else:
+            events.append(f"{_signature(name, decl.binders)}: uniform")
+    nodes = list(walk(program))
+    features = sorted({_FEATURES[type(n)] for n in nodes if type(n) in _FEATURES})
+    if any(isinstance(n, ast.Call) and n.function == "line" for n in nodes):
+        features.append("k in a row (line)")
+    bounds = model.utility_bounds
+    declared = any(isinstance(i, ast.Bounds) for i in program.items)
+    data = {
+        "game": model.name, "file": model.filename,
+        "players": [{"name": n, "role": r} for n, r in checked.players],
+        "first": checked.players[0][0],
+        "params": {n: {"value": _json_value(v), "default": _show_param(_default(defaults[n]))}
+                   for n, v in model.params.items()},
+        "moves": moves, "chance_events": events, "has_chance": model.has_chance,
+        "utility_bounds": None if bounds is None else [_show_param(b) for b in bounds],
+        "bounds_declared": declared, "has_evaluation": model.has_evaluation,
+        "tree_nodes": len(checked.tree) if checked.tree is not None else None,
+        "features": features,
+    }
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    lines = [f"game        {model.name}  ({model.filename})"]
+    lines.append("players     " + ", ".join(f"{n} ({r.upper()})" for n, r in checked.players)
+                 + f"; {checked.players[0][0]} moves first")
+    if model.params:
+        lines.append("parameters  " + ", ".join(
+            f"{n} = {_show_param(v)} (default {data['params'][n]['default']})"
+            for n, v in model.params.items()))
+    if checked.tree is not None:
+        lines.append(f"tree        {len(checked.tree)} nodes")
+    if moves:
+        lines.append("moves       " + ", ".join(moves))
+    if events:
+        lines.append("chance      " + "; ".join(events))
+    lines.append(f"has chance  {'yes' if model.has_chance else 'no'}")
+    if bounds is None:
+        lines.append("bounds      none (Star1/Star2 pruning needs them: add `bounds lo..hi`)")
+    else:
+        how = "declared" if declared else "inferred by the checker"
+        lines.append(f"bounds      {_show_param(bounds[0])}..{_show_param(bounds[1])} ({how})")
+    lines.append(f"heuristic   {'yes' if model.has_evaluation else 'no (depth-limited search values cut positions at 0)'}")
+    lines.append("features    " + (", ".join(features) if features else "none"))
+    typer.echo("\n".join(lines))
+
+
+def _signature(name: str, binders) -> str:
+    if binders is None:
+        return name
+    return f"{name}({', '.join(b.name for b in binders.items)})"
+
+
+def _default(param):
+    from plies.interpreter.loader import _constant
+    value = _constant(param.default)
+    return value if value is not None else "?"

@@ -353,7 +353,7 @@ class Checker:
             self.symbols[name] = code
 
     def declare_symbols(self) -> None:
-        for node in _walk(self.program):
+        for node in walk(self.program):
             if isinstance(node, ast.Symbol) and node.name not in self.symbols:
                 existing = self.globals.get(node.name)
                 if existing and existing[0] != "player":
@@ -1312,7 +1312,7 @@ class Checker:
 # ---- small helpers ----------------------------------------------------------------------------
 
 
-def _walk(node):
+def walk(node):
     """Every node below ``node``, without recursion."""
     stack = [node]
     while stack:

@@ -1,0 +1,55 @@
+"""plies perft and plies info: the rules checked by counting, and a game described."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+
+TICTACTOE_PERFT = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+
+
+def test_perft_tictactoe_matches_the_known_counts():
+    result = runner.invoke(app, ["perft", "tictactoe", "--depth", "9", "--json", "--distinct"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["counts"] == TICTACTOE_PERFT
+    assert data["distinct_total"] == 5478
+
+
+def test_perft_table():
+    result = runner.invoke(app, ["perft", "tictactoe", "--depth", "2"])
+    assert result.stdout.splitlines() == [
+        "depth     positions    terminal",
+        "    0             1           0",
+        "    1             9           0",
+        "    2            72           0",
+    ]
+
+
+def test_perft_counts_chance_outcomes_as_moves():
+    data = json.loads(runner.invoke(app, ["perft", "piglet", "--depth", "3", "--json"]).stdout)
+    # flip; heads or tails; then A may flip or hold after heads, B flips after tails
+    assert data["counts"] == [1, 1, 2, 3]
+
+
+def test_info_describes_piglet():
+    result = runner.invoke(app, ["info", "piglet", "--json"])
+    data = json.loads(result.stdout)
+    assert data["players"] == [{"name": "A", "role": "max"}, {"name": "B", "role": "min"}]
+    assert data["params"] == {"goal": {"value": 2, "default": "2"},
+                              "flips": {"value": 8, "default": "8"}}
+    assert data["moves"] == ["flip", "hold"]
+    assert data["chance_events"] == ["coin: heads 1/2, tails 1/2"]
+    assert data["has_chance"] is True
+    assert data["utility_bounds"] == ["-1", "1"]
+
+
+def test_info_infers_the_bounds_of_a_tree():
+    result = runner.invoke(app, ["info", "aima_fig5_2"])
+    assert "bounds      2..14 (inferred by the checker)" in result.stdout
+    assert "tree        13 nodes" in result.stdout
