@@ -404,3 +404,32 @@ def _default(param):
     from plies.interpreter.loader import _constant
     value = _constant(param.default)
     return value if value is not None else "?"
+
+
+# ---- play ----------------------------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def play(
+    game: GameArgument,
+    side: Annotated[str, typer.Option(
+        "--as", help="Which side you play: MAX, MIN, both or none (watch the solver).")] = "MAX",
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", "-d", min=0, help="Let the solver search only N plies.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", help="Seed for rolling chance events (the same seed, the same rolls).")] = None,
+    chance: Annotated[str, typer.Option(
+        "--chance", help="auto: roll chance events; manual: you type each outcome.")] = "auto",
+    param: ParamOption = None,
+) -> None:
+    """Play a game against the solver. Moves come from the keyboard or a pipe."""
+    from plies.play import SIDES, PlaySession
+    if side not in SIDES:
+        raise UsageError(f"--as takes {', '.join(SIDES)}; got '{side}'")
+    if chance not in ("auto", "manual"):
+        raise UsageError(f"--chance takes auto or manual; got '{chance}'")
+    model = load(game, **_params(param))
+    session = PlaySession(model, human=side, depth=depth, seed=seed,
+                          manual_chance=chance == "manual", write=typer.echo)
+    raise typer.Exit(code=session.run(None if sys.stdin.isatty() else iter(sys.stdin)))

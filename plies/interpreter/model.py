@@ -110,16 +110,17 @@ class GameModel:
                 return name if name == r.upper() else f"{name} ({r.upper()})"
         return "MAX" if role == MAX else "MIN"
 
-    def meaning(self, value) -> str:
+    def meaning(self, value, terminal: bool = False) -> str:
         """What a game value means: a draw, a win for one side, or which side it favours.
 
-        A value is a win only in a game whose utilities are wins, draws and losses: bounds
-        -b..b with the value at one end.
+        A value is a win only in a game whose utilities are wins, draws and losses (bounds
+        -b..b) with the value at one end, and, in a game with chance, only for a terminal
+        state's utility (``terminal``): an expected value is not a win.
         """
         if value is None:
             return "unknown"
         lo, hi = self.utility_bounds or (None, None)
-        win_loss = lo is not None and lo == -hi and not self.has_chance
+        win_loss = lo is not None and lo == -hi and (terminal or not self.has_chance)
         if value == 0 and (win_loss or lo is None):
             return "draw"
         if win_loss and value == hi:

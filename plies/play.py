@@ -1,0 +1,213 @@
+"""Playing a game against the solver, in a terminal or from a pipe.
+
+The session shows the position after every move, the legal moves numbered and by their text
+form, and after each of the human's moves what it was worth compared with the best move. Chance
+events are rolled with a seeded generator, or typed in (``chance="manual"``). ``undo``, ``hint``
+and ``quit`` work at any prompt. Input comes from any line source, so tests and scripts drive a
+game through standard input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+
+from plies.interpreter.model import GameModel, IllegalMoveError, value_text
+from plies.solvers.protocol import CHANCE, MAX, MIN
+
+SIDES = ("MAX", "MIN", "both", "none")
+
+
+class PlaySession:
+    """One game between the people at the keyboard and the solver."""
+
+    def __init__(self, model: GameModel, *, human: str = "MAX", depth: int | None = None,
+                 seed: int | None = None, manual_chance: bool = False,
+                 write: Callable[[str], None] = print):
+        self.model = model
+        self.humans = {"MAX": {MAX}, "MIN": {MIN}, "both": {MAX, MIN}, "none": set()}[human]
+        self.depth = depth
+        self.random = random.Random(seed)
+        self.manual_chance = manual_chance
+        self.write = write
+        self.history: list[tuple[object, str, bool]] = []  # (state before, move text, by human)
+
+    # -- the loop --
+
+    def run(self, lines: Iterator[str] | None = None) -> int:
+        """Play until the game ends, the input ends or someone quits; returns an exit code.
+
+        ``lines`` are the answers (from a pipe or a test); None reads the keyboard.
+        """
+        model = self.model
+        state = model.initial_state()
+        self.show(state)
+        while not model.is_terminal(state):
+            role = model.to_move(state)
+            if role == CHANCE:
+                state = self.chance_step(state, lines)
+                if state is None:
+                    return 0
+                continue
+            if role not in self.humans:
+                move = self.solver_move(state)
+                self.write(f"{model.player_name(role)} plays {move}")
+                self.history.append((state, str(move), False))
+                state = model.result(state, move)
+                self.show(state)
+                continue
+            state = self.human_step(state, role, lines)
+            if state is None:
+                return 0
+        self.write(self.final_words(state))
+        return 0
+
+    def human_step(self, state, role, lines):
+        model = self.model
+        moves = list(model.actions(state))
+        self.write(f"{model.player_name(role)} to move. Legal moves:")
+        self.write("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(moves, start=1)))
+        while True:
+            text = self.ask("move (number or text; hint, undo, quit)> ", lines)
+            if text is None:
+                self.write("the input ended before the game did")
+                return None
+            if text == "quit":
+                self.write("game abandoned")
+                return None
+            if text == "hint":
+                best = self.solver_move(state)
+                self.write(f"hint: {best}")
+                continue
+            if text == "undo":
+                undone = self.undo()
+                if undone is None:
+                    self.write("nothing to undo")
+                    continue
+                self.show(undone)
+                return undone
+            move = self.pick(moves, text)
+            if move is None:
+                self.write(f"'{text}' is not a legal move here; the legal moves are: "
+                           + " ".join(str(m) for m in moves))
+                continue
+            self.write(self.judge(state, role, moves, move))
+            self.history.append((state, str(move), True))
+            child = model.result(state, move)
+            self.show(child)
+            return child
+
+    def chance_step(self, state, lines):
+        model = self.model
+        outcomes = model.chance_outcomes(state)
+        if self.manual_chance:
+            shown = "  ".join(f"{o} ({value_text(p)})" for o, p in outcomes)
+            while True:
+                text = self.ask(f"chance: {shown}> ", lines)
+                if text is None:
+                    self.write("the input ended before the game did")
+                    return None
+                if text == "quit":
+                    self.write("game abandoned")
+                    return None
+                picked = self.pick([o for o, _ in outcomes], text)
+                if picked is not None:
+                    break
+                self.write(f"'{text}' is not an outcome here")
+        else:
+            picked = self.roll(outcomes)
+        self.write(f"chance: {picked}")
+        self.history.append((state, str(picked), False))
+        child = model.result(state, picked)
+        self.show(child)
+        return child
+
+    def roll(self, outcomes):
+        """An outcome drawn with its exact probability."""
+        point = Fraction(self.random.random())
+        total = Fraction(0)
+        for outcome, probability in outcomes:
+            total += probability
+            if point < total:
+                return outcome
+        return outcomes[-1][0]
+
+    # -- the solver's view --
+
+    def value(self, state):
+        return self.model.solve("auto", state=state, depth=self.depth).value
+
+    def solver_move(self, state):
+        result = self.model.solve("auto", state=state, depth=self.depth)
+        return result.best_move
+
+    def judge(self, state, role, moves, chosen) -> str:
+        """What the chosen move was worth, compared with the best one."""
+        model = self.model
+        values = {m: self.value(model.result(state, m)) for m in moves}
+        best = max(values.values()) if role == MAX else min(values.values())
+        mine = values[chosen]
+        as_good = [str(m) for m, v in values.items() if v == best and m != chosen]
+        if mine == best:
+            meaning = model.meaning(best) if self.depth is None else f"the value {value_text(best)}"
+            text = f"{chosen} keeps {_article(meaning)}"
+            if as_good:
+                text += f"; {', '.join(as_good)} {'was' if len(as_good) == 1 else 'were'} as good"
+            return text
+        best_moves = [str(m) for m, v in values.items() if v == best]
+        return (f"{chosen} gives away value: it is worth {value_text(mine)}, but "
+                f"{' or '.join(best_moves)} kept {value_text(best)}")
+
+    # -- helpers --
+
+    def undo(self):
+        """Take back moves up to and including the human's last one; the state then, or None."""
+        while self.history:
+            state, _, by_human = self.history.pop()
+            if by_human:
+                return state
+        return None
+
+    def pick(self, options, text):
+        if text.isdigit():
+            index = int(text) - 1
+            return options[index] if 0 <= index < len(options) else None
+        try:
+            wanted = self.model.parse_move(text)
+        except ValueError:
+            return None
+        for option in options:
+            if option == wanted:
+                return option
+        return None
+
+    def ask(self, prompt: str, lines: Iterator[str] | None) -> str | None:
+        """The next non-empty answer: typed at the prompt, or read from ``lines`` and echoed."""
+        if lines is None:
+            try:
+                return input(prompt).strip() or self.ask(prompt, None)
+            except EOFError:
+                return None
+        for line in lines:
+            text = line.strip()
+            if text:
+                self.write(prompt + text)
+                return text
+        return None
+
+    def show(self, state) -> None:
+        self.write(self.model.render(state))
+
+    def final_words(self, state) -> str:
+        value = self.model.utility(state)
+        return f"game over: {self.model.meaning(value, terminal=True)} (utility {value_text(value)})"
+
+
+def _article(meaning: str) -> str:
+    if meaning.startswith(("draw", "even")):
+        return f"the {meaning}"
+    return f"the result: {meaning}"
+
+
+__all__ = ["PlaySession", "SIDES", "IllegalMoveError"]
