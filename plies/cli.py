@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -433,3 +434,95 @@ def play(
     session = PlaySession(model, human=side, depth=depth, seed=seed,
                           manual_chance=chance == "manual", write=typer.echo)
     raise typer.Exit(code=session.run(None if sys.stdin.isatty() else iter(sys.stdin)))
+
+
+# ---- explain and tree ----------------------------------------------------------------------------
+
+_STYLES = {"max": typer.colors.GREEN, "min": typer.colors.MAGENTA, "chance": typer.colors.CYAN,
+           "leaf": None, "cut": typer.colors.RED, "value": typer.colors.BLUE, "note": None}
+
+
+@app.command()
+@_reports_errors
+def explain(
+    game: GameArgument,
+    algorithm: Annotated[str, typer.Option(
+        "--algorithm", "-a", help="minimax, alphabeta or expectiminimax (default: alphabeta, "
+                                  "or expectiminimax for games with chance).")] = "",
+    max_steps: Annotated[int, typer.Option(
+        "--max-steps", min=1, help="Show at most N steps.")] = 300,
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", "-d", min=0, help="Search at most N plies.")] = None,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Explain the search from the position after these moves.")] = None,
+    param: ParamOption = None,
+) -> None:
+    """Watch the search step by step: alpha and beta, backed-up values, cut-offs."""
+    from plies.explain import explain as explain_search
+    model = load(game, **_params(param))
+    algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
+    start = model.play_all(from_moves.split() if from_moves else [])
+    color = sys.stdout.isatty()
+    for line in explain_search(model, algorithm, state=start, max_steps=max_steps, depth=depth):
+        style = _STYLES.get(line.style)
+        typer.echo(typer.style(line.text, fg=style) if color and style else line.text)
+
+
+@app.command()
+@_reports_errors
+def tree(
+    game: GameArgument,
+    output_format: Annotated[str, typer.Option(
+        "--format", "-f", help="text (for the terminal), dot (Graphviz source), svg or png.")] = "text",
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", "-d", min=0, help="Show the tree down to N plies.")] = None,
+    algorithm: Annotated[str, typer.Option(
+        "--algorithm", "-a", help="minimax, alphabeta or expectiminimax (default: alphabeta, "
+                                  "or expectiminimax with chance).")] = "",
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="Write to FILE instead of standard output.")] = None,
+    max_nodes: Annotated[int, typer.Option(
+        "--max-nodes", min=1, help="Record at most N nodes of the search.")] = 20_000,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Start from the position after these moves.")] = None,
+    param: ParamOption = None,
+) -> None:
+    """Draw the searched tree: values, the best line, pruned subtrees."""
+    import shutil
+    import subprocess
+
+    from plies.solvers.recording import record
+    from plies.treeview import dot_tree, text_tree
+    if output_format not in ("text", "dot", "svg", "png"):
+        raise UsageError(f"--format takes text, dot, svg or png; got '{output_format}'")
+    if output_format in ("svg", "png") and output is None:
+        raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
+    model = load(game, **_params(param))
+    algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
+    start = model.play_all(from_moves.split() if from_moves else [])
+    search = record(model, algorithm, state=start, max_nodes=max_nodes)
+    note = "" if search.complete else \
+        f"(the search was cut at {max_nodes:,} nodes; --max-nodes N records more)"
+    if output_format == "text":
+        text = "\n".join(text_tree(model, search, depth) + ([note] if note else [])) + "\n"
+    else:
+        text = dot_tree(model, search, depth)
+        if note:
+            text = text.replace("digraph search {", f"digraph search {{\n  // {note}", 1)
+    if output_format in ("svg", "png"):
+        dot = shutil.which("dot")
+        if dot is None:
+            raise UsageError("drawing svg or png needs Graphviz's `dot`: install it (e.g. "
+                             "`apt-get install graphviz` or `brew install graphviz`), or use "
+                             "--format dot and render the file elsewhere")
+        done = subprocess.run([dot, f"-T{output_format}", "-o", str(output)], input=text.encode(),
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            raise PliesError(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+        typer.echo(f"wrote {output}")
+        return
+    if output is not None:
+        output.write_text(text)
+        typer.echo(f"wrote {output}")
+    else:
+        typer.echo(text, nl=False)

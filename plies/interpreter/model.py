@@ -131,6 +131,13 @@ class GameModel:
             return "even"
         return f"favours {self.player_name(MAX if value > 0 else MIN)}"
 
+    def node_name(self, state) -> str | None:
+        """The name a tree game gives a node (``B`` in ``min B { ... }``), else None."""
+        tree = self.checked.tree
+        if tree is not None and isinstance(state, int) and 0 <= state < len(tree):
+            return tree[state].name
+        return None
+
     def render(self, state) -> str:
         """A plain-text picture of a state (grids as boards)."""
         from plies.interpreter.render import render_state

@@ -1,0 +1,151 @@
+"""``plies explain``: a search shown step by step, as in AIMA Figure 5.5.
+
+Each node is shown as it is entered, with the alpha and beta it was given; each leaf with its
+utility; each raised bound, each cut-off with the moves it prunes, each backed-up value;
+indented by depth. At the end, the value and the leaves never evaluated.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from plies.interpreter.model import GameModel, value_text
+from plies.solvers.protocol import CHANCE, MAX
+from plies.solvers.recording import RecordedSearch, SearchNode, record
+
+TITLES = {
+    "minimax": "minimax (AIMA Figure 5.3): every node, no pruning",
+    "alphabeta": "alpha-beta (AIMA Figure 5.7): MAX cuts when v >= beta, MIN when v <= alpha",
+    "expectiminimax": "expectiminimax: MAX, MIN, and chance nodes weighted by probability",
+}
+
+
+@dataclass
+class Line:
+    """One line of the explanation and its style: max, min, chance, leaf, cut, value, note."""
+
+    text: str
+    style: str = "note"
+
+
+def explain(model: GameModel, algorithm: str, *, state=None, max_steps: int = 300,
+            depth: int | None = None) -> list[Line]:
+    """The search of ``model`` from ``state`` as lines of text."""
+    search = record(model, algorithm, state=state, depth=depth, max_nodes=max(10 * max_steps, 1000))
+    lines = [Line(f"{model.name}: {TITLES[algorithm]}")]
+    shown = 0
+    for step in search.steps:
+        if shown >= max_steps:
+            lines.append(Line(f"... stopped after {max_steps} steps (--max-steps N shows more; "
+                              f"the search has {len(search.steps)} steps)", "note"))
+            break
+        lines.append(_step_line(model, step, windows=algorithm == "alphabeta"))
+        shown += 1
+    else:
+        if not search.complete:
+            lines.append(Line("... the recording stopped: the tree is too large to show", "note"))
+    root = search.root
+    if search.complete:
+        best = root.best.move if root.best is not None else None
+        summary = f"value {value_text(root.value)}"
+        if best is not None:
+            summary += f", best move {best}"
+        lines.append(Line(summary, "value"))
+        never = never_evaluated(model, search)
+        if algorithm == "alphabeta":
+            if never:
+                lines.append(Line("never evaluated: " + ", ".join(never), "cut"))
+            else:
+                lines.append(Line("nothing was pruned", "note"))
+    return lines
+
+
+def label(model: GameModel, node: SearchNode) -> str:
+    """How a node is called: its tree name, else the move that reached it, else 'root'."""
+    name = model.node_name(node.state)
+    if node.move is None:
+        return name or "root"
+    return f"{node.move} → {name}" if name else str(node.move)
+
+
+def _name(model: GameModel, node: SearchNode) -> str:
+    return model.node_name(node.state) or (str(node.move) if node.move is not None else "root")
+
+
+def _step_line(model: GameModel, step, windows: bool) -> Line:
+    node, indent = step.node, "  " * step.node.depth
+    kind = step.kind
+    if kind == "enter":
+        role = {MAX: "MAX", CHANCE: "chance"}.get(node.role, "MIN")
+        window = f"  α={_bound(node.alpha)} β={_bound(node.beta)}" \
+            if windows and node.role != CHANCE else ""
+        probability = f" (p={value_text(node.probability)})" if node.probability is not None else ""
+        return Line(f"{indent}{label(model, node)}{probability} ({role}){window}",
+                    {MAX: "max", CHANCE: "chance"}.get(node.role, "min"))
+    if kind == "leaf":
+        what = "" if node.terminal else " (evaluated at the depth limit)"
+        probability = f" (p={value_text(node.probability)})" if node.probability is not None else ""
+        return Line(f"{indent}{label(model, node)}{probability}: {value_text(step.value)}{what}",
+                    "leaf")
+    inner = "  " * (node.depth + 1)
+    if kind == "alpha":
+        return Line(f"{inner}{_name(model, node)}: α = {value_text(step.value)}", "value")
+    if kind == "beta":
+        return Line(f"{inner}{_name(model, node)}: β = {value_text(step.value)}", "value")
+    if kind == "cutoff":
+        pruned = ", ".join(str(m) for m, _ in node.pruned)
+        if node.role == MAX:
+            reason = f"{value_text(step.value)} >= β = {_bound(node.beta)}: MIN will avoid it"
+        else:
+            reason = f"{value_text(step.value)} <= α = {_bound(node.alpha)}: MAX will avoid it"
+        return Line(f"{inner}cut-off at {_name(model, node)}: {reason}; {pruned} pruned", "cut")
+    bound = ""
+    if node.cut:
+        bound = " (at least)" if node.role == MAX else " (at most)"
+    return Line(f"{indent}{_name(model, node)} = {value_text(step.value)}{bound}", "value")
+
+
+def _bound(value) -> str:
+    if value == -math.inf:
+        return "-∞"
+    if value == math.inf:
+        return "+∞"
+    return value_text(value)
+
+
+def never_evaluated(model: GameModel, search: RecordedSearch, limit: int = 200) -> list[str]:
+    """The leaves (or, past ``limit``, the moves) below the pruned moves, in order."""
+    names = []
+    stack = [search.root]
+    order = []
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(node.children))
+    for node in order:
+        for move, _ in node.pruned:
+            names.extend(_leaves_below(model, model.result(node.state, move), move, limit))
+    return names
+
+
+def _leaves_below(model, state, move, limit) -> list[str]:
+    if model.is_terminal(state):
+        return [str(move)]
+    found = []
+    stack = [(state, move)]
+    visited = 0
+    while stack and visited < limit:
+        state, move = stack.pop()
+        visited += 1
+        if model.is_terminal(state):
+            found.append(str(move))
+            continue
+        if model.to_move(state) == CHANCE:
+            children = [(model.result(state, o), o) for o, _ in model.chance_outcomes(state)]
+        else:
+            children = [(child, m) for m, child in model.successors(state)]
+        stack.extend(reversed(children))
+    if stack:
+        return [f"{move} (and more below)"]
+    return found

@@ -1,0 +1,116 @@
+"""plies explain and plies tree: the search made visible."""
+
+from __future__ import annotations
+
+import pydot
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_explain_alphabeta_on_figure_5_2_follows_figure_5_5():
+    lines = run("explain", "aima_fig5_2", "--algorithm", "alphabeta").splitlines()
+    assert lines[1:] == [
+        "A (MAX)  α=-∞ β=+∞",
+        "  a1 → B (MIN)  α=-∞ β=+∞",
+        "    b1: 3",
+        "    B: β = 3",
+        "    b2: 12",
+        "    b3: 8",
+        "  B = 3",
+        "  A: α = 3",
+        "  a2 → C (MIN)  α=3 β=+∞",
+        "    c1: 2",
+        "    cut-off at C: 2 <= α = 3: MAX will avoid it; c2, c3 pruned",
+        "  C = 2 (at most)",
+        "  a3 → D (MIN)  α=3 β=+∞",
+        "    d1: 14",
+        "    D: β = 14",
+        "    d2: 5",
+        "    D: β = 5",
+        "    d3: 2",
+        "    D: β = 2",
+        "  D = 2",
+        "A = 3",
+        "value 3, best move a1",
+        "never evaluated: c2, c3",
+    ]
+
+
+def test_explain_minimax_evaluates_every_leaf():
+    out = run("explain", "aima_fig5_2", "--algorithm", "minimax")
+    assert "c3: 6" in out and "cut-off" not in out
+    assert "α=" not in out
+
+
+def test_explain_stops_after_max_steps():
+    out = run("explain", "tictactoe", "--max-steps", "5").splitlines()
+    assert len(out) == 1 + 5 + 1
+    assert out[-1].startswith("... stopped after 5 steps (--max-steps N shows more;")
+
+
+def test_explain_chance_game_weights_outcomes():
+    out = run("explain", "piglet", "--param", "flips=2")
+    assert "        heads (p=1/2): 1" in out  # two heads in a row reach the goal
+    assert "    heads = 1/2" in out
+    assert "value 1/4, best move flip" in out
+
+
+def test_explain_refuses_alphabeta_on_chance():
+    result = runner.invoke(app, ["explain", "piglet", "--algorithm", "alphabeta"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: alphabeta needs a game without chance; "
+                                     "use expectiminimax")
+
+
+def test_tree_dot_is_valid_graphviz_and_marks_pruned_leaves():
+    source = run("tree", "aima_fig5_2", "--format", "dot")
+    graphs = pydot.graph_from_dot_data(source)
+    assert graphs is not None and len(graphs) == 1
+    graph = graphs[0]
+    edges = {(e.get_source(), e.get_destination()): e for e in graph.get_edges()}
+    labels = {e.get_label().strip('"'): e for e in edges.values()}
+    for pruned in ("c2", "c3"):
+        assert labels[pruned].get_style() == "dashed"
+        assert labels[pruned].get_color() == "grey"
+    assert labels["a1"].get_style() == "bold"  # the principal variation
+    assert labels["b1"].get_style() == "bold"
+    assert labels["a2"].get_style() is None
+    shapes = [n.get_shape() for n in graph.get_nodes() if n.get_shape()]
+    assert shapes.count("triangle") == 1 and shapes.count("invtriangle") == 3
+
+
+def test_tree_text_is_readable_in_80_columns():
+    out = run("tree", "aima_fig5_2")
+    assert out.splitlines()[:4] == ["▲ A = 3", "├─ ▼ a1 B = 3 ★", "│  ├─ ■ b1 = 3 ★",
+                                    "│  ├─ ■ b2 = 12"]
+    assert "│  ├─ c2 (pruned)" in out
+    big = run("tree", "tictactoe", "--depth", "2")
+    assert max(len(line) for line in big.splitlines()) <= 80
+    assert big.rstrip().endswith("searched nodes below depth 2 are not shown)")
+
+
+def test_tree_to_a_file(tmp_path):
+    target = tmp_path / "t.dot"
+    out = run("tree", "seed_tree", "-f", "dot", "-o", str(target))
+    assert out == f"wrote {target}\n"
+    assert pydot.graph_from_dot_data(target.read_text())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "pdf"], "error: --format takes text, dot, svg or png; got 'pdf'"),
+    (["--format", "svg"], "error: --format svg writes a file: give it with -o FILE"),
+])
+def test_tree_usage_errors(args, message):
+    result = runner.invoke(app, ["tree", "aima_fig5_2", *args])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == message
