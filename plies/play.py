@@ -10,6 +10,7 @@ game through standard input.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
@@ -67,7 +68,9 @@ class PlaySession:
         model = self.model
         moves = list(model.actions(state))
         self.write(f"{model.player_name(role)} to move. Legal moves:")
-        self.write("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(moves, start=1)))
+        listed = "  ".join(f"{i}) {m}" for i, m in enumerate(moves, start=1))
+        self.write(textwrap.fill(listed, width=78, initial_indent="  ", subsequent_indent="  ",
+                                 break_on_hyphens=False))
         while True:
             text = self.ask("move (number or text; hint, undo, quit)> ", lines)
             if text is None:
@@ -152,7 +155,9 @@ class PlaySession:
         if mine == best:
             meaning = model.meaning(best) if self.depth is None else f"the value {value_text(best)}"
             text = f"{chosen} keeps {_article(meaning)}"
-            if as_good:
+            if len(as_good) > 3:
+                text += f"; {len(as_good)} other moves were as good"
+            elif as_good:
                 text += f"; {', '.join(as_good)} {'was' if len(as_good) == 1 else 'were'} as good"
             return text
         best_moves = [str(m) for m, v in values.items() if v == best]
