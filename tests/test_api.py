@@ -73,3 +73,19 @@ def test_depth_limited_search_is_marked_not_proved():
     result = plies.load("tictactoe").solve(depth=2)
     assert result.proved is False
     assert result.depth == 2
+
+
+def test_a_rule_failing_while_moves_are_played_names_the_line_and_the_moves():
+    game = plies.load_source("game g\nplayers A max, B min\nstate\n  n: 0..3 = 1\n"
+                             "move down { n -= 1 }\nterminal n == 3\nutility 0\n", "g.game")
+    try:
+        game.play_all(["down", "down"])
+    except plies.GameRuntimeError as error:
+        assert error.render().splitlines() == [
+            "g.game:5:13: error: n would become -1, outside its range 0..3",
+            "    5 | move down { n -= 1 }",
+            "      |             ^^^^^^",
+            "  moves from the start: down down",
+        ]
+    else:
+        raise AssertionError("the range check did not fire")

@@ -95,10 +95,27 @@ class GameModel:
         raise IllegalMoveError(f"'{text}' is not legal here; the legal {what} are: {listed}")
 
     def play_all(self, moves: list[str], state=None):
-        """The state after playing ``moves`` (texts) from ``state`` (default: the start)."""
-        state = self.initial_state() if state is None else state
-        for text in moves:
-            state = self.play(state, text)
+        """The state after playing ``moves`` (texts) from ``state`` (default: the start).
+
+        Raises:
+            IllegalMoveError: a move is not legal where it is played.
+            GameRuntimeError: the game's rules failed on the way (at the game-file line).
+        """
+        played: list[str] = []
+        try:
+            state = self.initial_state() if state is None else state
+            for text in moves:
+                played.append(text)
+                state = self.play(state, text)
+        except (IllegalMoveError, ValueError) as error:
+            if isinstance(error, IllegalMoveError) or self.runtime_error(error) is None:
+                raise
+            raise self.runtime_error(error, played) from None
+        except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
+            mapped = self.runtime_error(error, played)
+            if mapped is None:
+                raise
+            raise mapped from None
         return state
 
     # -- players and values in words --
