@@ -13,14 +13,15 @@ from .minimax import minimax
 from .protocol import Game, State
 from .result import SearchResult
 from .search import auto
-from .trace import path_to_failure, repeated_position, search_depth
+from .trace import path_to_failure, repeated_position, search_depth, search_share
 
 ALGORITHMS = ("auto", "minimax", "alphabeta", "expectiminimax")
 """The algorithm names ``solve`` accepts; ``auto`` picks the best one for the game."""
 
-RECURSION_LIMIT = 100_000
-"""Python frames a search may use: one per ply (a little more at chance nodes). A game that
-repeats a position recurses until it reaches this, and the traceback then shows the cycle."""
+RECURSION_LIMIT = 50_000
+"""Python frames a search may use: one or two per ply (a few more at chance nodes), so games
+some 20,000 plies deep can be searched without a depth limit. A game that repeats a position
+recurses until it reaches this (in about 0.1 s), and the traceback then shows the cycle."""
 
 _GAME_ATTRIBUTES = (
     "name has_chance utility_bounds has_evaluation initial_state to_move actions result "
@@ -94,9 +95,8 @@ def solve(
         moves = repeated_position(traceback)
         if moves is not None:
             raise RepeatedPositionError(moves) from None
-        plies = search_depth(traceback)
-        if plies * 2 > _frames(traceback):  # the search's own recursion, not the game's
-            raise GameTooDeepError(plies) from None
+        if search_share(traceback) > 0.5:  # the search's own recursion, not the game's
+            raise GameTooDeepError(search_depth(traceback)) from None
         raise
     except GameContractError as error:
         if error.moves:
@@ -105,14 +105,6 @@ def solve(
         raise GameContractError(str(error), path.moves) from None
     finally:
         sys.setrecursionlimit(saved_limit)
-
-
-def _frames(traceback) -> int:
-    count = 0
-    while traceback is not None:
-        count += 1
-        traceback = traceback.tb_next
-    return count
 
 
 def _check_request(game, algorithm, depth, max_nodes, timeout, max_table) -> None:

@@ -6,6 +6,10 @@ whose child is being searched (unbound until the loop over moves starts). Walkin
 frames of a traceback from the outside in therefore gives the moves from the search root down
 to the node where the exception was raised; the search itself does no bookkeeping for it.
 
+While ``move`` is bound, the only game method a solver frame calls is RESULT (everything else
+it calls is a deeper solver frame), so an exception raised in the innermost solver frame with
+``move`` bound came from applying that move.
+
 The language layer calls ``path_to_failure(error.__traceback__)`` on an exception that escaped
 from a game method during ``solve`` to say where it happened::
 
@@ -13,12 +17,16 @@ from a game method during ``solve`` to say where it happened::
         result = solve(game)
     except Exception as error:
         path = path_to_failure(error.__traceback__)
+        # path.moves: [place(0,0), place(1,1)]; path.applying: place(2,2) or None
         # "index out of range at games/x.game:12:5 after moves: place(0,0) place(1,1)"
+
+The same frames give ``solve`` the repeated position of a game with cycles, and the best root
+move found so far when a limit or Ctrl-C interrupts a search.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType, FrameType, TracebackType
 from typing import Any, TypeVar
@@ -65,22 +73,23 @@ class SearchPath:
         return bool(self.states)
 
 
-def _steps(traceback: TracebackType | None) -> list[list[Any]]:
+def _steps(traceback: TracebackType | None) -> Iterator[list[Any]]:
     """``[state, move]`` for each searched node in the traceback, root first."""
-    steps: list[list[Any]] = []
+    step: list[Any] | None = None
     while traceback is not None:
         frame: FrameType = traceback.tb_frame
         code = frame.f_code
-        if code in _NODE_CODE or code in _LOOP_CODE:
+        if code in _NODE_CODE:
+            if step is not None:
+                yield step
             local = frame.f_locals
-            move = local.get("move", _UNBOUND)
-            if code in _LOOP_CODE and steps:
-                # Same node as the caller's frame: only its loop variable is new.
-                steps[-1][1] = move
-            else:
-                steps.append([local.get("state"), move])
+            step = [local.get("state"), local.get("move", _UNBOUND)]
+        elif code in _LOOP_CODE and step is not None:
+            # A helper looping over the same node's moves: only its loop variable is new.
+            step[1] = frame.f_locals.get("move", _UNBOUND)
         traceback = traceback.tb_next
-    return steps
+    if step is not None:
+        yield step
 
 
 def path_to_failure(traceback: TracebackType | None) -> SearchPath:
@@ -92,7 +101,7 @@ def path_to_failure(traceback: TracebackType | None) -> SearchPath:
     Returns:
         The path; empty (``found`` False) when the traceback does not go through a search.
     """
-    steps = _steps(traceback)
+    steps = list(_steps(traceback))
     if not steps:
         return SearchPath()
     last_move = steps[-1][1]
@@ -105,30 +114,48 @@ def path_to_failure(traceback: TracebackType | None) -> SearchPath:
 
 def repeated_position(traceback: TracebackType | None) -> list[Move] | None:
     """The moves from the root to the first state that repeats one above it, or None."""
-    steps = _steps(traceback)
     seen: set[Any] = set()
-    for depth, (state, _) in enumerate(steps):
+    moves: list[Move] = []
+    for state, move in _steps(traceback):
         try:
             if state in seen:
-                return [move for _, move in steps[:depth]]
+                return moves
             seen.add(state)
         except TypeError:  # an unhashable state cannot be compared this way
             return None
+        moves.append(move)
     return None
 
 
 def search_depth(traceback: TracebackType | None) -> int:
     """How many searched states deep the traceback goes."""
-    return len(_steps(traceback))
+    return sum(1 for _ in _steps(traceback))
+
+
+def search_share(traceback: TracebackType | None) -> float:
+    """The share of the traceback's frames that are solver frames (0 when it is empty)."""
+    frames = searched = 0
+    while traceback is not None:
+        frames += 1
+        code = traceback.tb_frame.f_code
+        searched += code in _NODE_CODE or code in _LOOP_CODE
+        traceback = traceback.tb_next
+    return searched / frames if frames else 0.0
 
 
 def root_locals(traceback: TracebackType | None) -> dict[str, Any]:
-    """The locals of the root node's frame (the partial result of an interrupted search)."""
+    """The locals of the root node's frames (the partial result of an interrupted search)."""
+    local: dict[str, Any] = {}
     while traceback is not None:
-        if traceback.tb_frame.f_code in _NODE_CODE:
-            return dict(traceback.tb_frame.f_locals)
+        code = traceback.tb_frame.f_code
+        if code in _NODE_CODE:
+            if local:
+                break  # the root's child
+            local.update(traceback.tb_frame.f_locals)
+        elif code in _LOOP_CODE and local:
+            local.update(traceback.tb_frame.f_locals)
         traceback = traceback.tb_next
-    return {}
+    return local
 
 
 def root_partial(traceback: TracebackType | None) -> tuple[Any, tuple | None]:
@@ -139,6 +166,6 @@ def root_partial(traceback: TracebackType | None) -> tuple[Any, tuple | None]:
     to it. A chance root has no best move, so nothing is known.
     """
     local = root_locals(traceback)
-    if "best_move" not in local:
+    if local.get("best_move") is None:
         return None, None
     return local["v"], (local["best_move"], local.get("best_line"))

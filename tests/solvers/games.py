@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
 from plies.solvers.protocol import CHANCE, MAX, MIN, GameBase
@@ -97,7 +96,9 @@ class Piglet(GameBase):
     A state is ``(score_a, score_b, turn_total, player, flips_left, coin)``: ``player`` is MAX
     (A) or MIN (B), and ``coin`` is True while a flip is in the air (a chance node). A flip uses
     one from the game-wide budget. Reaching ``goal`` with score + turn total wins at once; when
-    it is a player's turn and the budget is used up, the game is a draw.
+    it is a player's turn and the budget is used up, the game is a draw (even with a turn total
+    to hold: holding could not change that, as nobody can flip again). Goal 2 with 8 flips is
+    worth 37/256 to A, with 4 flips 1/8.
     """
 
     name = "piglet"
@@ -217,6 +218,70 @@ class Tree(GameBase):
         return node[2] if len(node) > 2 else 0
 
 
+class Graph(GameBase):
+    """A game on an explicit acyclic graph, so positions can be reached along several paths.
+
+    ``nodes`` maps a state name to a number (terminal utility), ``("max" | "min", {move: name})``
+    or ``("chance", {outcome: (probability, name)})``; the start is ``"root"``.
+    """
+
+    name = "graph"
+
+    def __init__(self, nodes, *, bounds=None) -> None:
+        self.nodes = nodes
+        self.utility_bounds = bounds
+        self.has_chance = any(isinstance(n, tuple) and n[0] == "chance" for n in nodes.values())
+
+    def initial_state(self):
+        return "root"
+
+    def to_move(self, state):
+        return {"max": MAX, "min": MIN, "chance": CHANCE}[self.nodes[state][0]]
+
+    def actions(self, state):
+        return list(self.nodes[state][1])
+
+    def chance_outcomes(self, state):
+        return [(move, p) for move, (p, _) in self.nodes[state][1].items()]
+
+    def result(self, state, move):
+        child = self.nodes[state][1][move]
+        return child[1] if self.nodes[state][0] == "chance" else child
+
+    def is_terminal(self, state):
+        return not isinstance(self.nodes[state], tuple)
+
+    def utility(self, state):
+        return self.nodes[state]
+
+    def value(self, state, memo=None):
+        """The exact expectiminimax value of ``state``, straight from the definition."""
+        memo = {} if memo is None else memo
+        if state not in memo:
+            node = self.nodes[state]
+            if not isinstance(node, tuple):
+                memo[state] = node
+            elif node[0] == "chance":
+                memo[state] = sum(p * self.value(c, memo) for p, c in node[1].values())
+            else:
+                values = [self.value(c, memo) for c in node[1].values()]
+                memo[state] = max(values) if node[0] == "max" else min(values)
+        return memo[state]
+
+
+class BrokenTree(Tree):
+    """A Tree whose RESULT raises IndexError when it would reach the state ``broken``."""
+
+    def __init__(self, root, broken: tuple, **options) -> None:
+        super().__init__(root, **options)
+        self.broken = broken
+
+    def result(self, state, move):
+        if state + (move,) == self.broken:
+            raise IndexError("list index out of range")
+        return super().result(state, move)
+
+
 def tree_value(node):
     """The exact expectiminimax value of a ``Tree`` node, straight from the definition."""
     if not isinstance(node, tuple):
@@ -232,7 +297,8 @@ class Chain(GameBase):
     """A game ``length`` plies deep: at ply i the mover may ``go`` on or ``stop``.
 
     Players alternate, MAX first. ``stop`` ends the game at once with utility 0; reaching the end
-    is worth +1. With ``chance=True`` every other ply is a coin toss between two equal outcomes.
+    is worth +1. With ``chance=True`` every other ply is a coin toss instead: heads goes on,
+    tails ends the game, also worth +1.
     """
 
     name = "chain"
@@ -257,13 +323,15 @@ class Chain(GameBase):
         return [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))]
 
     def result(self, state, move):
-        return -1 if move == "stop" else state + 1
+        if move == "stop":
+            return -1
+        return -2 if move == "tails" else state + 1
 
     def is_terminal(self, state):
         return state < 0 or state >= self.length
 
     def utility(self, state):
-        return 0 if state < 0 else 1
+        return 0 if state == -1 else 1
 
 
 class Cycle(GameBase):
@@ -299,7 +367,10 @@ class Cycle(GameBase):
 
 
 class Failing(GameBase):
-    """Tic-tac-toe-like game whose ``result`` fails on a given path, for the trace tests."""
+    """Four plies of ``x`` or ``y``; RESULT (or ACTIONS) raises IndexError on one path.
+
+    ``fail_after`` is the state whose creation fails (``in_result``), or whose ACTIONS fail.
+    """
 
     name = "failing"
 
@@ -330,12 +401,50 @@ class Failing(GameBase):
         return state.count("x") - state.count("y")
 
 
-def values_in(node) -> Mapping:
-    """Every terminal utility in a ``Tree`` spec (for checking declared bounds)."""
-    if not isinstance(node, tuple):
-        return {node: None}
-    children = node[1].values()
-    out: dict = {}
-    for child in children:
-        out.update(values_in(child[1] if node[0] == "chance" else child))
-    return out
+class Interrupting(GameBase):
+    """Wraps a game; RESULT raises KeyboardInterrupt on its ``after``-th call, as Ctrl-C would."""
+
+    def __init__(self, game, after: int) -> None:
+        self.game = game
+        self.after = after
+        self.calls = 0
+        self.name = game.name
+        self.has_chance = game.has_chance
+        self.utility_bounds = game.utility_bounds
+        self.initial_state = game.initial_state
+        self.to_move = game.to_move
+        self.actions = game.actions
+        self.is_terminal = game.is_terminal
+        self.utility = game.utility
+        self.outcome = game.outcome
+        if game.has_chance:
+            self.chance_outcomes = game.chance_outcomes
+
+    def result(self, state, move):
+        self.calls += 1
+        if self.calls == self.after:
+            raise KeyboardInterrupt
+        return self.game.result(state, move)
+
+
+AIMA_FIGURE_5_2 = (
+    "max",
+    {
+        "a1": ("min", {"b1": 3, "b2": 12, "b3": 8}),
+        "a2": ("min", {"c1": 2, "c2": 4, "c3": 6}),
+        "a3": ("min", {"d1": 14, "d2": 5, "d3": 2}),
+    },
+)
+"""The two-ply game tree of AIMA Figure 5.2: value 3, best move a1."""
+
+
+def three_min_nodes(a, b):
+    """MAX{MIN{3,5,10}, MIN{2,a,b}, MIN{2,7,3}}: worth 3 whatever a and b are."""
+    return (
+        "max",
+        {
+            "left": ("min", {"l1": 3, "l2": 5, "l3": 10}),
+            "middle": ("min", {"m1": 2, "m2": a, "m3": b}),
+            "right": ("min", {"r1": 2, "r2": 7, "r3": 3}),
+        },
+    )

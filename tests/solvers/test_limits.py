@@ -1,0 +1,123 @@
+"""Node and time limits, Ctrl-C, progress reports and depth-limited search."""
+
+import time
+
+import pytest
+
+from plies.solvers import solve
+
+from .games import Interrupting, Nim, Piglet, TicTacToe, Tree
+
+ALL = ["minimax", "alphabeta", "expectiminimax", "auto"]
+
+
+def test_max_nodes_stops_auto_quickly_without_a_proof():
+    started = time.perf_counter()
+    result = solve(TicTacToe(), max_nodes=1000)
+    assert time.perf_counter() - started < 1
+    assert (result.proved, result.stopped) == (False, "max-nodes")
+    assert result.nodes <= 1000
+    # The last completed iteration of iterative deepening is kept.
+    assert result.depth is not None and result.value == 0 and result.best_move is not None
+
+
+@pytest.mark.parametrize("algorithm", ALL)
+def test_max_nodes_is_never_exceeded(algorithm):
+    result = solve(TicTacToe(), algorithm, max_nodes=1500)
+    assert result.nodes == 1500
+    assert (result.proved, result.stopped) == (False, "max-nodes")
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "bounds"),
+    [("minimax", None), ("alphabeta", None), ("expectiminimax", None), ("expectiminimax", (0, 9))],
+)
+def test_a_stopped_search_keeps_the_best_root_child_found(algorithm, bounds):
+    # Nodes: root, a, a1, a2, b, then b1 is the sixth: a is fully searched, b is not.
+    spec = ("max", {"a": ("min", {"a1": 1, "a2": 2}), "b": ("min", {"b1": 5, "b2": 6})})
+    game = Tree(spec, bounds=bounds)
+    result = solve(game, algorithm, max_nodes=5)
+    assert (result.stopped, result.proved, result.depth) == ("max-nodes", False, None)
+    assert (result.value, result.best_move, result.principal_variation) == (1, "a", ["a", "a1"])
+
+
+@pytest.mark.parametrize("algorithm", ALL)
+def test_nothing_known_gives_no_value(algorithm):
+    result = solve(TicTacToe(bounds=True), algorithm, max_nodes=1)
+    assert (result.value, result.best_move, result.principal_variation) == (None, None, [])
+    assert (result.depth, result.to_dict()["value"]) == (None, None)
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "auto"])
+def test_timeout(algorithm):
+    started = time.perf_counter()
+    result = solve(Nim([3, 4, 5, 6]), algorithm, timeout=0.1, use_table=False)
+    assert time.perf_counter() - started < 0.6
+    assert (result.proved, result.stopped) == (False, "timeout")
+
+
+def test_a_search_within_the_limits_is_unaffected():
+    result = solve(TicTacToe(), "alphabeta", max_nodes=10**6, timeout=60)
+    assert (result.value, result.nodes, result.proved, result.stopped) == (0, 18_297, True, None)
+
+
+@pytest.mark.parametrize("algorithm", ALL)
+def test_ctrl_c_returns_what_is_known(algorithm):
+    result = solve(Interrupting(TicTacToe(), after=1000), algorithm)
+    assert (result.proved, result.stopped) == (False, "interrupted")
+
+
+def test_ctrl_c_during_iterative_deepening_keeps_the_last_iteration():
+    result = solve(Interrupting(TicTacToe(), after=3000), max_nodes=10**6)
+    assert result.stopped == "interrupted"
+    assert result.depth >= 1 and result.value == 0 and result.best_move is not None
+
+
+def test_progress_is_reported():
+    reports = []
+    solve(TicTacToe(), "minimax", progress=reports.append)
+    assert reports, "minimax on tic-tac-toe takes longer than a report interval"
+    nodes = [report.nodes for report in reports]
+    assert nodes == sorted(nodes) and nodes[0] > 0
+    assert all(report.nodes_per_second > 0 and report.depth is None for report in reports)
+
+
+def test_progress_names_the_iteration():
+    reports = []
+    solve(Nim([3, 4, 5, 6]), timeout=0.6, use_table=False, progress=reports.append)
+    assert reports and all(report.depth >= 1 for report in reports)
+
+
+ESTIMATED = (
+    "max",
+    {
+        "a": ("min", {"a1": 1, "a2": ("max", {"x": 9}, 4)}, 7),
+        "b": ("min", {"b1": 5, "b2": 6}, 2),
+    },
+    0,
+)
+
+
+@pytest.mark.parametrize("algorithm", ALL)
+def test_depth_limited_search_uses_evaluate(algorithm):
+    game = Tree(ESTIMATED)
+    one = solve(game, algorithm, depth=1)  # a: 7, b: 2
+    assert (one.value, one.best_move, one.proved, one.depth) == (7, "a", False, 1)
+    two = solve(game, algorithm, depth=2)  # a: min(1, 4) = 1, b: 5
+    assert (two.value, two.best_move, two.proved, two.depth) == (5, "b", False, 2)
+    full = solve(game, algorithm, depth=3)  # no cut-off was needed: a proof
+    assert (full.value, full.proved) == (5, True)
+    assert solve(game, algorithm, depth=0).value == 0
+
+
+def test_iterative_deepening_stops_at_a_proof():
+    result = solve(TicTacToe(), depth=20)
+    assert (result.value, result.proved, result.depth) == (0, True, 9)
+
+
+@pytest.mark.parametrize("algorithm", ["expectiminimax", "auto"])
+def test_depth_counts_chance_outcomes_as_plies(algorithm):
+    result = solve(Piglet(2, 4), algorithm, depth=1)
+    assert (result.proved, result.depth) == (False, 1)
+    # flip: the coin is in the air, a depth cut-off: evaluated 0; hold is illegal at the start
+    assert result.value == 0
