@@ -10,6 +10,10 @@ from functools import cache
 
 from lark import Lark
 
+DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
+                "bounds", "evaluate", "render", "tree")
+"""The keywords that begin a declaration at the top level of a game file."""
+
 
 @cache
 def lark_parser() -> Lark:

@@ -316,6 +316,13 @@ class IfStmt(Stmt):
     then: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...] | None
 
+    @property
+    def else_if(self) -> IfStmt | None:
+        """The `if` of an `else if` (an else part that is one `if`), or None."""
+        if self.orelse and len(self.orelse) == 1 and isinstance(self.orelse[0], IfStmt):
+            return self.orelse[0]
+        return None
+
 
 @dataclass(frozen=True, eq=False, slots=True)
 class ForStmt(Stmt):

@@ -12,12 +12,15 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.errors import Diagnostic, GameFileError
+from plies.grammar import DECLARATIONS
 from plies.interpreter import ast
 from plies.interpreter import types as T
+from plies.interpreter.runtime import MAX_DOMAIN_VALUES
 
 BUILTINS = {
     # name: (arity description, minimum args, maximum args)
@@ -31,6 +34,24 @@ BUILTINS = {
     "cols": ("cols(grid)", 1, 1),
 }
 DOMAIN_FUNCTIONS = {"indices", "cells"}
+KEYWORD_VALUES = ("true", "false", "turn")
+"""Words that read as values; offered when a name is misspelt (``True``, ``tru``)."""
+EXPRESSION_KEYWORDS = frozenset({"true", "false", "turn", "not", "if", "let", "any", "all", "sum",
+                                 "count", "min", "max"})
+"""Words that begin an expression: a value named by one could never be read back."""
+
+# Limits: a game file is small, and these keep a hostile or mistaken one from allocating
+# without bound while it is checked and generated. Each is far above what exact search can solve.
+MAX_DIAGNOSTICS = 100
+"""Most problems reported for one file; after that the checker only says there are more."""
+MAX_STATE_VALUES = 10_000
+"""Most values a state holds (a 100 x 100 grid)."""
+MAX_CONSTANT = 10**18
+"""Largest magnitude of a value computed before the game starts (as for literals, 18 digits)."""
+MAX_BLOCK_DEPTH = 40
+"""Deepest nesting of statement blocks (the generated Python must stay within its indent limit)."""
+MAX_LOOP_DEPTH = 12
+"""Most loops nested in one function: a move's parameters plus nested `for` (Python allows 20)."""
 
 
 # ---- what the checker produces ----------------------------------------------------------------
@@ -64,6 +85,7 @@ class HelperInfo:
     params: list[tuple[str, T.Type]]
     type: T.Type = T.ERROR
     used: bool = False
+    checked: bool = False
 
 
 @dataclass
@@ -74,6 +96,7 @@ class DomainInfo:
     names: int  # how many names it binds
     element_types: tuple[T.Type, ...]
     static: tuple | None = None  # the values (tuples for cells) when known at check time
+    ordered: bool = False  # `static` is already sorted by the domain's `ordered by` key
     grid: T.Grid | None = None
 
 
@@ -192,6 +215,10 @@ class Checker:
         self.filename = filename
         self.source = source
         self.diagnostics: list[Diagnostic] = []
+        self.error_spans: set[ast.Span] = set()
+        self.suggestion_budget = 20_000  # names compared for 'did you mean', in all
+        self.block_depth = 0
+        self.loop_depth = 0
         self.globals: dict[str, tuple[str, ast.Node, object]] = {}  # name -> (kind, decl, info)
         self.params: dict[str, object] = {}
         self.consts: dict[str, object] = {}
@@ -208,6 +235,9 @@ class Checker:
         self.player_type = T.Symbols(frozenset(), True)
         self.used_globals: set[str] = set()
         self.checking_helper: list[str] = []
+        self.checking_const: str | None = None
+        self.failed_consts: set[str] = set()
+        self.poisoned = False  # the last constant evaluation met a constant with an error
 
     # -- reporting --
 
@@ -221,11 +251,37 @@ class Checker:
 
     def _report(self, node, severity, message, hint, code):
         span = node if isinstance(node, ast.Span) else node.span
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            if len(self.diagnostics) == MAX_DIAGNOSTICS:
+                self.diagnostics.append(Diagnostic(
+                    self.filename, span.line, span.column, span.end_line, span.end_column,
+                    "error", "limit", f"more than {MAX_DIAGNOSTICS} problems: the rest are not "
+                    "reported", "fix these first"))
+            return
+        if severity == "error" and code in ("not-constant", "probability") and self.poisoned:
+            self.poisoned = False
+            return  # it follows from an error in a constant, reported there
+        if severity == "error":
+            if span in self.error_spans:
+                return  # one error per place: the first explains it, the rest follow from it
+            self.error_spans.add(span)
         self.diagnostics.append(Diagnostic(self.filename, span.line, span.column, span.end_line,
                                            span.end_column, severity, code, message, hint))
 
     def suggest(self, name: str, candidates) -> str | None:
-        matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        """'did you mean ...?' for a misspelt name; ``candidates`` may be a function giving them
+        (then they are only gathered while problems are still being reported)."""
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            return None
+        if callable(candidates):
+            candidates = candidates()
+        # Names of very different lengths are never close; the budget keeps a file with
+        # thousands of names and misspellings fast.
+        near = [c for c in candidates if 0.4 * len(c) <= len(name) <= 2.5 * len(c)]
+        self.suggestion_budget -= len(near)
+        if self.suggestion_budget < 0:
+            return None
+        matches = difflib.get_close_matches(name, near, n=1, cutoff=0.6)
         return f"did you mean '{matches[0]}'?" if matches else None
 
     # -- the passes --
@@ -317,8 +373,14 @@ class Checker:
                                   f"not {_value_kind(value)} ({_show(value)})",
                            code="param-type")
                 value = default
+            elif any(_too_large(v) for v in _flatten(value)):
+                self.error(param, f"parameter '{param.name}' is too large: numbers in a game "
+                                  f"have at most {len(str(MAX_CONSTANT)) - 1} digits",
+                           code="limit")
+                value = default
             self.params[param.name] = value
-            self.globals[param.name] = ("parameter", param, value)
+            if not self.keyword_name(param.name, "parameter", param):
+                self.globals[param.name] = ("parameter", param, value)
         for name in self.overrides:  # only reached through the API; the CLI checks first
             self.error(header, f"the game has no parameter '{name}'",
                        self.suggest(name, declared), code="unknown-param")
@@ -347,7 +409,8 @@ class Checker:
                            code="duplicate")
                 self.players[1] = (self.players[1][0] + "_2", self.players[1][1])
             for p in players[:2]:
-                self.globals.setdefault(p.name, ("player", p, None))
+                if not self.keyword_name(p.name, "player", p):
+                    self.globals.setdefault(p.name, ("player", p, None))
         self.player_type = T.Symbols(frozenset(name for name, _ in self.players), True)
         for code, (name, _) in enumerate(self.players, start=1):
             self.symbols[name] = code
@@ -355,6 +418,8 @@ class Checker:
     def declare_symbols(self) -> None:
         for node in walk(self.program):
             if isinstance(node, ast.Symbol) and node.name not in self.symbols:
+                if self.keyword_name(node.name, "symbol", node):
+                    continue
                 existing = self.globals.get(node.name)
                 if existing and existing[0] != "player":
                     self.error(node, f"symbol '{node.name}' has the name of a "
@@ -389,7 +454,21 @@ class Checker:
             if self.add_global(item.name, "chance event", item):
                 self.chances[item.name] = ChanceInfo(item, len(self.chances) + 1)
 
+    def keyword_name(self, name: str, kind: str, node: ast.Node) -> bool:
+        """True (and an error) when a value is named by a word that begins expressions."""
+        if name not in EXPRESSION_KEYWORDS:
+            return False
+        hint = "choose another name"
+        if name == "turn":
+            hint = "`turn` is always the player to move, and it passes by itself after each " \
+                   "move (a move that says `again` keeps it)"
+        self.error(node, f"'{name}' is a keyword of plies, so it cannot name a {kind}", hint,
+                   code="keyword")
+        return True
+
     def add_global(self, name: str, kind: str, node: ast.Node) -> bool:
+        if kind not in ("move", "chance event") and self.keyword_name(name, kind, node):
+            return False
         if name in BUILTINS or name in DOMAIN_FUNCTIONS:
             self.error(node, f"'{name}' is a built-in function and cannot be redefined",
                        code="duplicate")
@@ -403,16 +482,21 @@ class Checker:
         return True
 
     def check_const(self, item: ast.ConstDef) -> None:
+        self.checking_const = item.name
+        errors = len(self.error_spans)
+        self.infer(item.value, {})
+        self.checking_const = None
         try:
             value = self.const_value(item.value, {})
         except _NotConstant:
-            self.error(item.value, f"constant '{item.name}' must have a value known before the "
-                                   "game starts (parameters, constants and numbers only)",
-                       code="not-constant")
-            value = 0
+            if len(self.error_spans) == errors:  # else the reason is reported already
+                self.error(item.value, f"constant '{item.name}' must have a value known before "
+                                       "the game starts (parameters, constants and numbers only)",
+                           code="not-constant")
+            self.failed_consts.add(item.name)  # its uses are not errors of their own
+            return
         self.consts[item.name] = value
         self.globals[item.name] = ("constant", item, value)
-        self.infer(item.value, {})
 
     # -- types and state --
 
@@ -434,16 +518,28 @@ class Checker:
             if size is not None and size < 0:
                 self.error(node.size, f"an array's size cannot be negative ({size})")
                 size = 0
-            return T.Array(self.resolve_type(node.element), size or 0)
+            return self.within_limit(node, T.Array(self.resolve_type(node.element), size or 0))
         if isinstance(node, ast.PlayerArrayType):
-            return T.Array(self.resolve_type(node.element), 2, by_player=True)
+            return self.within_limit(node, T.Array(self.resolve_type(node.element), 2,
+                                                   by_player=True))
         if isinstance(node, ast.GridType):
             rows = self.const_int(node.rows, "a grid's number of rows")
             cols = self.const_int(node.cols, "a grid's number of columns")
             for size, what in ((rows, node.rows), (cols, node.cols)):
                 if size is not None and size < 1:
                     self.error(what, f"a grid needs at least one row and column ({size})")
-            return T.Grid(self.resolve_type(node.element), max(rows or 1, 1), max(cols or 1, 1))
+            return self.within_limit(node, T.Grid(self.resolve_type(node.element),
+                                                  max(rows or 1, 1), max(cols or 1, 1)))
+        return T.ERROR
+
+    def within_limit(self, node: ast.TypeExpr, t: T.Type) -> T.Type:
+        """``t``, or the error type when a value of type ``t`` would not fit in a state."""
+        values = _slot_count(t)
+        if values <= MAX_STATE_VALUES:
+            return t
+        self.error(node, f"{t} holds {values:,} values; a state holds at most "
+                         f"{MAX_STATE_VALUES:,}", "exact search needs small states: make it "
+                         "smaller", code="limit")
         return T.ERROR
 
     def const_int(self, expr: ast.Expr, what: str) -> int | None:
@@ -475,14 +571,21 @@ class Checker:
             if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
                 self.error(range_node, f"the range {lo}..{hi} is empty")
         slots = _slot_count(declared)
+        if offset + slots > MAX_STATE_VALUES and slots <= MAX_STATE_VALUES:
+            self.error(var, f"with '{var.name}' the state holds {offset + slots:,} values; "
+                            f"a state holds at most {MAX_STATE_VALUES:,}",
+                       "exact search needs small states: make the variables smaller",
+                       code="limit")
+            declared, slots = T.ERROR, 1
         info = VarInfo(var, declared, offset, slots, lo, hi)
         value_type = self.infer(var.init, {})
         try:
             value = self.const_value(var.init, {})
         except _NotConstant:
-            self.error(var.init, f"the initial value of '{var.name}' must be known before the "
-                                 "game starts (parameters, constants, symbols and numbers)",
-                       code="not-constant")
+            if not isinstance(value_type, T.Error):  # else the reason is reported already
+                self.error(var.init, f"the initial value of '{var.name}' must be known before "
+                                     "the game starts (parameters, constants, symbols and "
+                                     "numbers)", code="not-constant")
             value = None
         if value is not None:
             if isinstance(declared, (T.Array, T.Grid)) and not isinstance(value, tuple):
@@ -519,7 +622,16 @@ class Checker:
     # -- constant evaluation (parameters are known, so sizes and probabilities are too) --
 
     def const_value(self, expr: ast.Expr, env: dict[str, object]):
-        """The value of an expression that does not depend on the state."""
+        """The value of an expression that does not depend on the state.
+
+        Raises:
+            _NotConstant: it depends on the state, or on a constant that has an error already
+                (then ``poisoned`` is set, and the caller's own complaint is not reported).
+        """
+        self.poisoned = False
+        return self._const(expr, env)
+
+    def _const(self, expr: ast.Expr, env: dict[str, object]):
         if isinstance(expr, ast.IntLiteral):
             return expr.value
         if isinstance(expr, ast.BoolLiteral):
@@ -527,53 +639,69 @@ class Checker:
         if isinstance(expr, ast.Name):
             if expr.id in env:
                 return env[expr.id]
-            if expr.id in self.params:
-                return self.params[expr.id]
-            if expr.id in self.consts:
-                return self.consts[expr.id]
+            if expr.id in self.failed_consts:
+                self.used_globals.add(expr.id)
+                self.poisoned = True
+                raise _NotConstant
+            if expr.id in self.params or expr.id in self.consts:
+                self.used_globals.add(expr.id)  # in a size or a probability, say
+                return self.params[expr.id] if expr.id in self.params else self.consts[expr.id]
             if expr.id in self.symbols:
                 return SymbolValue(expr.id)
             raise _NotConstant
         if isinstance(expr, ast.ListLiteral):
-            return tuple(self.const_value(item, env) for item in expr.items or ())
+            return tuple(self._const(item, env) for item in expr.items or ())
         if isinstance(expr, ast.Negate):
-            value = self.const_value(expr.operand, env)
-            return -_number(value)
-        if isinstance(expr, ast.Binary):
-            a, b = _number(self.const_value(expr.left, env)), _number(self.const_value(expr.right, env))
+            value = self._const(expr.operand, env)
             try:
-                return _normal(_arith(expr.op, a, b))
-            except (ZeroDivisionError, TypeError):
+                return -_number(value)
+            except TypeError:
                 raise _NotConstant from None
+        if isinstance(expr, ast.Binary):
+            try:
+                a = _number(self._const(expr.left, env))
+                b = _number(self._const(expr.right, env))
+                value = _normal(_arith(expr.op, a, b))
+            except TypeError:
+                raise _NotConstant from None
+            except ZeroDivisionError:
+                self.error(expr, "this divides by zero", code="value")
+                self.poisoned = True  # the caller's own complaint would only repeat it
+                raise _NotConstant from None
+            if _too_large(value):
+                self.error(expr, f"this value has more than {len(str(MAX_CONSTANT)) - 1} digits",
+                           "numbers in a game are small: check the arithmetic", code="limit")
+                raise _NotConstant
+            return value
         if isinstance(expr, ast.Compare):
-            a, b = self.const_value(expr.left, env), self.const_value(expr.right, env)
+            a, b = self._const(expr.left, env), self._const(expr.right, env)
             try:
                 return _compare(expr.op, a, b)
             except TypeError:
                 raise _NotConstant from None
         if isinstance(expr, ast.Not):
-            return not self.const_value(expr.operand, env)
+            return not self._const(expr.operand, env)
         if isinstance(expr, ast.And):
-            return bool(self.const_value(expr.left, env)) and bool(self.const_value(expr.right, env))
+            return bool(self._const(expr.left, env)) and bool(self._const(expr.right, env))
         if isinstance(expr, ast.Or):
-            return bool(self.const_value(expr.left, env)) or bool(self.const_value(expr.right, env))
+            return bool(self._const(expr.left, env)) or bool(self._const(expr.right, env))
         if isinstance(expr, ast.IfExpr):
-            if self.const_value(expr.condition, env):
-                return self.const_value(expr.then, env)
-            return self.const_value(expr.orelse, env)
+            if self._const(expr.condition, env):
+                return self._const(expr.then, env)
+            return self._const(expr.orelse, env)
         if isinstance(expr, ast.LetExpr):
             inner = dict(env)
-            inner[expr.name] = self.const_value(expr.value, env)
-            return self.const_value(expr.body, inner)
+            inner[expr.name] = self._const(expr.value, env)
+            return self._const(expr.body, inner)
         if isinstance(expr, ast.Index):
-            base = self.const_value(expr.base, env)
-            index = self.const_value(expr.first, env)
+            base = self._const(expr.base, env)
+            index = self._const(expr.first, env)
             if expr.second is None and isinstance(base, tuple) and isinstance(index, int) \
                     and 0 <= index < len(base):
                 return base[index]
             raise _NotConstant
         if isinstance(expr, ast.Call):
-            args = [self.const_value(a, env) for a in expr.args or ()]
+            args = [self._const(a, env) for a in expr.args or ()]
             try:
                 if expr.function == "len" and len(args) == 1 and isinstance(args[0], tuple):
                     return len(args[0])
@@ -626,12 +754,29 @@ class Checker:
             return scope[name]
         entry = self.globals.get(name)
         if entry is None:
-            candidates = set(self.globals) | {n for n in scope if isinstance(n, str)}
-            self.error(expr, f"'{name}' is not defined", self.suggest(name, candidates),
-                       code="undefined-name")
+            hint = self.suggest(name, lambda: [*self.globals, *KEYWORD_VALUES,
+                                               *(n for n in scope if isinstance(n, str))])
+            if name in BUILTINS or name in DOMAIN_FUNCTIONS:
+                self.error(expr, f"'{name}' is a built-in function, not a value",
+                           f"call it, as in {BUILTINS[name][0]}" if name in BUILTINS
+                           else f"use it after `in`, as in `x in {name}(...)`", code="type")
+                return T.ERROR
+            if name in DECLARATIONS:
+                hint = f"'{name}' is read as a name here: is the expression before it missing?"
+            self.error(expr, f"'{name}' is not defined", hint, code="undefined-name")
             return T.ERROR
         kind, decl, info = entry
         self.used_globals.add(name)
+        if name in self.failed_consts:
+            return T.ERROR
+        if kind == "constant" and name not in self.consts:  # while the constants are checked
+            if name == self.checking_const:
+                self.error(expr, f"constant '{name}' is defined in terms of itself",
+                           code="recursion")
+            else:
+                self.error(expr, f"constant '{name}' is declared further down: a constant can "
+                                 "only use the constants declared before it", code="order")
+            return T.ERROR
         if kind in ("parameter", "constant"):
             value = self.params.get(name, self.consts.get(name))
             self.names[id(expr)] = Resolution("param" if kind == "parameter" else "const", value)
@@ -644,9 +789,10 @@ class Checker:
                 return T.Symbols(frozenset({name}), False)
             return T.Symbols(frozenset({name}))
         if kind == "state variable":
-            if info is None:  # referenced before the state was checked (in a constant)
-                self.error(expr, f"'{name}' is a state variable: it has no value before the "
-                                 "game starts", code="not-constant")
+            if info is None:  # referenced before the state was checked
+                if self.checking_const is None:  # a constant says so itself
+                    self.error(expr, f"'{name}' is a state variable: it has no value before the "
+                                     "game starts", code="not-constant")
                 return T.ERROR
             info.read = True
             self.names[id(expr)] = Resolution("var", info)
@@ -656,8 +802,9 @@ class Checker:
         if kind == "definition":
             helper = self.helpers[name]
             if helper.params:
-                self.error(expr, f"'{name}' takes {len(helper.params)} argument(s): call it "
-                                 f"as {name}(...)", code="arity")
+                self.error(expr, f"'{name}' takes {_count(len(helper.params), 'argument')}",
+                           f"call it as {name}({', '.join(p for p, _ in helper.params)})",
+                           code="arity")
                 return T.ERROR
             self.names[id(expr)] = Resolution("helper", helper)
             helper.used = True
@@ -666,19 +813,29 @@ class Checker:
         return T.ERROR
 
     def helper_type(self, helper: HelperInfo, at: ast.Node) -> T.Type:
-        if helper.decl.name in self.checking_helper:
-            self.error(at, f"'{helper.decl.name}' refers to itself: definitions cannot be "
-                           "recursive", code="recursion")
+        name = helper.decl.name
+        if name in self.checking_helper:
+            cycle = self.checking_helper[self.checking_helper.index(name):] + [name]
+            how = "uses itself" if len(cycle) == 2 else \
+                f"is defined in terms of itself ({' -> '.join(cycle)})"
+            self.error(at, f"'{name}' {how}: definitions cannot be recursive",
+                       "compute over a finite domain instead, as in `sum i in 0..n: ...`",
+                       code="recursion")
             return T.ERROR
-        if helper.type is T.ERROR and not getattr(helper, "checked", False):
+        if helper.type is T.ERROR and not helper.checked:
             self.check_helper(helper)
         return helper.type
 
     def check_helper(self, helper: HelperInfo) -> None:
-        if getattr(helper, "checked", False) or helper.decl.name in self.checking_helper:
+        if helper.checked or helper.decl.name in self.checking_helper:
             return
         self.checking_helper.append(helper.decl.name)
-        scope = {name: t for name, t in helper.params}
+        scope: dict = {}
+        for (name, t), param in zip(helper.params, helper.decl.params or ()):
+            if name in scope:
+                self.error(param, f"'{helper.decl.name}' has two parameters called '{name}'",
+                           code="duplicate")
+            self.bind_local(scope, name, t, param)
         helper.type = self.infer(helper.decl.body, scope)
         self.checking_helper.pop()
         helper.checked = True
@@ -722,8 +879,9 @@ class Checker:
                 self.error(expr.first, f"this array is indexed by {what}, not "
                                        f"{T.describe(first)}", code="type")
             return base.element
-        self.error(expr.base, f"only arrays and grids can be indexed; this is {T.describe(base)}",
-                   code="type")
+        what = f"'{expr.base.id}' is" if isinstance(expr.base, ast.Name) else "this is"
+        self.error(expr.base, f"only arrays and grids can be indexed, and {what} "
+                              f"{T.describe(base)}", code="type")
         return T.ERROR
 
     def infer_Call(self, expr: ast.Call, scope):
@@ -734,8 +892,10 @@ class Checker:
             self.used_globals.add(name)
             helper.used = True
             if len(args) != len(helper.params):
-                self.error(expr, f"'{name}' takes {len(helper.params)} argument(s), "
-                                 f"not {len(args)}", code="arity")
+                shape = f"{name}({', '.join(p for p, _ in helper.params)})" if helper.params \
+                    else name
+                self.error(expr, f"'{name}' takes {_count(len(helper.params), 'argument')}, "
+                                 f"not {len(args)}", f"call it as {shape}", code="arity")
                 return self.helper_type(helper, expr)
             for arg, got, (pname, want) in zip(args, arg_types, helper.params):
                 if not T.assignable(got, want):
@@ -747,18 +907,20 @@ class Checker:
                              "`for`, aggregates)", code="domain")
             return T.ERROR
         if name not in BUILTINS:
+            at = ast.Span(expr.span.line, expr.span.column, expr.span.line,
+                          expr.span.column + len(name))
             entry = self.globals.get(name)
             if entry:
-                self.error(expr, f"'{name}' is a {entry[0]}, not a function", code="type")
+                self.error(at, f"'{name}' is a {entry[0]}, not a function", code="type")
             else:
-                self.error(expr, f"'{name}' is not defined",
-                           self.suggest(name, list(self.helpers) + list(BUILTINS)),
-                           code="undefined-name")
+                self.error(at, f"'{name}' is not defined",
+                           self.suggest(name, list(self.helpers) + list(BUILTINS)
+                                        + sorted(DOMAIN_FUNCTIONS)), code="undefined-name")
             return T.ERROR
         shape, low, high = BUILTINS[name]
         if not low <= len(args) <= high:
-            self.error(expr, f"{name} takes {'at least ' if high > low else ''}{low} argument(s): "
-                             f"{shape}", code="arity")
+            self.error(expr, f"{name} takes {'at least ' if high > low else ''}"
+                             f"{_count(low, 'argument')}: {shape}", code="arity")
             return T.ERROR
         if any(isinstance(t, T.Error) for t in arg_types):
             return {"line": T.BOOL, "len": T.INT, "rows": T.INT, "cols": T.INT,
@@ -865,7 +1027,12 @@ class Checker:
                 return T.BOOL
             if a == b and not isinstance(a, (T.Array, T.Grid)):
                 return T.BOOL
-            self.error(expr, f"cannot compare {T.describe(a)} with {T.describe(b)}", code="type")
+            hint = None
+            if {type(a), type(b)} == {T.Symbols, T.Number}:
+                hint = "symbols and players are not numbers: compare them with a name, as in " \
+                       "`turn == X`"
+            self.error(expr, f"cannot compare {T.describe(a)} with {T.describe(b)}", hint,
+                       code="type")
             return T.BOOL
         if not (isinstance(a, T.Number) and isinstance(b, T.Number)):
             self.error(expr, f"'{expr.op}' compares numbers, not {T.describe(a)} and "
@@ -922,7 +1089,8 @@ class Checker:
     def bind_local(self, scope: dict, name: str, t: T.Type, node: ast.Node,
                    interval: tuple[int, int] | None = None) -> None:
         entry = self.globals.get(name)
-        if entry and entry[0] in ("parameter", "constant", "state variable", "symbol", "player"):
+        if not self.keyword_name(name, "local value", node) and entry \
+                and entry[0] in ("parameter", "constant", "state variable", "symbol", "player"):
             self.error(node, f"local name '{name}' hides the {entry[0]} '{name}' declared at "
                              f"{entry[1].span}", "choose another name", code="shadow")
         scope[name] = t
@@ -961,8 +1129,9 @@ class Checker:
             if not isinstance(key, (T.Number, T.Error)):
                 self.error(domain.order_key, f"`ordered by` needs a number, not "
                                              f"{T.describe(key)}", code="type")
-            if info.static is not None:
-                info.static = self.order_static(domain, names, info.static)
+            ordered = self.order_static(domain, names, info.static) if info.static else None
+            if ordered is not None:
+                info.static, info.ordered = ordered, True
         return inner
 
     def order_static(self, domain, names, values):
@@ -986,7 +1155,12 @@ class Checker:
             try:
                 lo, hi = self.const_value(domain.lo, {}), self.const_value(domain.hi, {})
                 if isinstance(lo, int) and isinstance(hi, int):
-                    info.static = tuple(range(lo, hi + 1))
+                    if hi - lo + 1 > MAX_DOMAIN_VALUES:
+                        self.error(domain, f"the range {lo}..{hi} has {hi - lo + 1:,} values; "
+                                           f"a domain lists at most {MAX_DOMAIN_VALUES:,}",
+                                   code="limit")
+                    else:
+                        info.static = tuple(range(lo, hi + 1))
             except _NotConstant:
                 pass
         else:
@@ -1027,15 +1201,24 @@ class Checker:
             return DomainInfo("values", 1, (t.element,), static)
         if not isinstance(t, T.Error):
             self.error(expr, f"a domain is a range `lo..hi`, indices(array), cells(grid) or a "
-                             f"list, not {T.describe(t)}", code="domain")
+                             f"list, not {T.describe(t)}",
+                       "to count up to a number n, write `1..n`" if t == T.INT else None,
+                       code="domain")
         return DomainInfo("values", 1, (T.ERROR,))
 
     # -- statements --
 
     def check_block(self, stmts, scope: dict, context: str) -> None:
         scope = dict(scope)
-        for stmt in stmts or ():
-            self.check_stmt(stmt, scope, context)
+        self.block_depth += 1
+        if self.block_depth > MAX_BLOCK_DEPTH and stmts:
+            self.error(stmts[0], f"blocks are nested more than {MAX_BLOCK_DEPTH} deep here",
+                       "move the inner part into a separate move or chance event",
+                       code="limit")
+        else:
+            for stmt in stmts or ():
+                self.check_stmt(stmt, scope, context)
+        self.block_depth -= 1
 
     def check_stmt(self, stmt: ast.Stmt, scope: dict, context: str) -> None:
         if isinstance(stmt, (ast.Assign, ast.Update)):
@@ -1051,16 +1234,30 @@ class Checker:
                         isinstance(value_type, T.Number) and not value_type.integral:
                     self.error(stmt, "an int variable cannot take a fraction", code="type")
             elif not T.assignable(value_type, target_type):
+                hint = None
+                if target_type == T.INT and value_type == T.RATIONAL:
+                    hint = "'/' divides exactly; `div` gives the whole-number quotient"
                 self.error(stmt.value, f"'{stmt.target.name}' holds {T.describe(target_type)}, "
-                                       f"but this is {T.describe(value_type)}", code="type")
+                                       f"but this is {T.describe(value_type)}", hint, code="type")
         elif isinstance(stmt, ast.IfStmt):
-            self.expect(stmt.condition, T.BOOL, "the condition of `if`", scope)
-            self.check_block(stmt.then, scope, context)
+            while True:  # an `else if` chain is one level deep, however long it is
+                self.expect(stmt.condition, T.BOOL, "the condition of `if`", scope)
+                self.check_block(stmt.then, scope, context)
+                if stmt.else_if is None:
+                    break
+                stmt = stmt.else_if
             if stmt.orelse:
                 self.check_block(stmt.orelse, scope, context)
         elif isinstance(stmt, ast.ForStmt):
             inner = self.bind_domain(stmt.domain, stmt.names, scope, stmt)
-            self.check_block(stmt.body, inner, context)
+            self.loop_depth += 1
+            if self.loop_depth > MAX_LOOP_DEPTH:
+                self.error(stmt, f"loops are nested more than {MAX_LOOP_DEPTH} deep here",
+                           "loop over cells(grid) for two names at once, or split the work "
+                           "into several moves", code="limit")
+            else:
+                self.check_block(stmt.body, inner, context)
+            self.loop_depth -= 1
         elif isinstance(stmt, ast.LetStmt):
             t = self.infer(stmt.value, scope)
             self.bind_local(scope, stmt.name, t, stmt, self.intervals.get(id(stmt.value)))
@@ -1087,7 +1284,8 @@ class Checker:
         kind, decl, info = entry
         if kind != "state variable":
             self.error(target, f"cannot assign to {kind} '{name}': only state variables change",
-                       code="assign")
+                       f"declare '{name}' in `state` if it changes during the game"
+                       if kind in ("parameter", "constant") else None, code="assign")
             return T.ERROR
         self.used_globals.add(name)
         t = info.type
@@ -1107,6 +1305,10 @@ class Checker:
         if binders is None:
             return [], scope
         names = [b.name for b in binders.items]
+        if len(names) > MAX_LOOP_DEPTH and binders.domain is None:
+            self.error(binders, f"{what} has {len(names)} parameters; it may have at most "
+                                f"{MAX_LOOP_DEPTH}", code="limit")
+            return names, {name: T.ERROR for name in names}
         if len(set(names)) != len(names):
             self.error(binders, f"the parameters of {what} repeat a name", code="duplicate")
         if binders.domain is not None:
@@ -1178,6 +1380,7 @@ class Checker:
                         self.error(outcome.probability, f"the probability of '{outcome.name}' is "
                                                         f"{_show(p)}; it must be in (0, 1]",
                                    code="probability")
+                        total = None  # the sum says nothing more
                     if total is not None:
                         total += p
                 info.probabilities.append(p)
@@ -1227,6 +1430,13 @@ class Checker:
             return Fraction(lo), Fraction(hi)
         return None
 
+    def tree_number(self, number: ast.Number) -> Fraction | None:
+        """The value of a number in a tree, or None (and an error) for a fraction over 0."""
+        if number.denominator == 0:
+            self.error(number, f"{number.numerator}/0 divides by zero", code="value")
+            return None
+        return number.value
+
     def check_tree_game(self, decls: list[ast.Tree], by_type) -> list[TreeNodeInfo]:
         for extra in decls[1:]:
             self.error(extra, "a game has one tree", code="duplicate")
@@ -1236,17 +1446,17 @@ class Checker:
                 self.error(item, f"a tree game is written out in its tree; it has no "
                                  f"`{_keyword(cls)}`", code="tree")
         nodes: list[TreeNodeInfo] = []
-        pending = [(decls[0].root, None)]
+        pending = deque([(decls[0].root, None)])
         names: dict[str, ast.Span] = {}
         while pending:  # breadth-first, without recursion: trees may be deep
-            node, parent = pending.pop(0)
+            node, parent = pending.popleft()
             info = TreeNodeInfo(len(nodes), "leaf", None, None, [], node.span)
             nodes.append(info)
             if parent is not None:
                 parent_info, label, probability = parent
                 parent_info.children.append((label, probability, info.id))
             if isinstance(node, ast.Leaf):
-                info.value = node.value.value
+                info.value = self.tree_number(node.value) or Fraction(0)
                 continue
             info.kind, info.name = node.kind, node.name
             if node.name:
@@ -1255,13 +1465,15 @@ class Checker:
                                      f"{names[node.name]})", code="duplicate")
                 names[node.name] = node.span
             if not node.edges:
-                self.error(node, "a tree node needs at least one child", code="tree")
+                self.error(node, f"this {node.kind} node has no children",
+                           "list its moves and where they lead, as in `max A { a1: 3  a2: 5 }`",
+                           code="tree")
             labels = set()
             total = Fraction(0)
             for position, edge in enumerate(node.edges, start=1):
                 label = edge.label.name if edge.label and edge.label.name else None
-                probability = edge.label.probability.value \
-                    if edge.label and edge.label.probability else None
+                written = edge.label.probability if edge.label else None
+                probability = self.tree_number(written) if written else None
                 if label is None:
                     child = edge.node
                     label = child.name if isinstance(child, ast.InnerNode) and child.name \
@@ -1271,20 +1483,24 @@ class Checker:
                                code="duplicate")
                 labels.add(label)
                 if node.kind == "chance":
-                    if probability is None:
+                    if written is None:
                         self.error(edge, "each child of a chance node needs a probability, "
                                          "as in `heads 1/2: ...`", code="probability")
                         probability = Fraction(0)
+                    elif probability is None:  # reported by tree_number
+                        probability, total = Fraction(0), None
                     elif not 0 < probability <= 1:
                         self.error(edge, f"probability {_show(probability)} is not in (0, 1]",
                                    code="probability")
-                    total += probability
+                        total = None  # the sum says nothing more
+                    if total is not None:
+                        total += probability
                 elif probability is not None:
                     self.error(edge, f"only chance nodes have probabilities; this is a "
                                      f"{node.kind} node", code="probability")
                     probability = None
                 pending.append((edge.node, (info, label, probability)))
-            if node.kind == "chance" and node.edges and total != 1 and all(
+            if node.kind == "chance" and node.edges and total not in (1, None) and all(
                     e.label and e.label.probability for e in node.edges):
                 self.error(node, f"the probabilities of this chance node add up to "
                                  f"{_show(total)}, not 1", code="probability")
@@ -1346,6 +1562,17 @@ def _flatten(value):
             yield from _flatten(item)
     else:
         yield value
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _too_large(value) -> bool:
+    """True for a number beyond ``MAX_CONSTANT`` (or a fraction with such parts)."""
+    if isinstance(value, Fraction):
+        return abs(value.numerator) > MAX_CONSTANT or value.denominator > MAX_CONSTANT
+    return isinstance(value, int) and abs(value) > MAX_CONSTANT
 
 
 def _number(value):

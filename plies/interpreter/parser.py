@@ -11,19 +11,24 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
+from fractions import Fraction
 from functools import cache
 
 from lark import Token, Transformer_NonRecursive, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from plies.errors import Diagnostic, GameFileError
-from plies.grammar import lark_parser
+from plies.grammar import DECLARATIONS, lark_parser
 from plies.interpreter import ast
 
 MAX_FILE_BYTES = 1_000_000
 """Game files are short; a larger file is refused before it is parsed."""
 MAX_NESTING = 100
 """Deepest expression or bracket nesting accepted (generated Python must stay compilable)."""
+MAX_TOKENS = 50_000
+"""Most words, numbers and symbols in a file (parsing one takes about 10 microseconds)."""
+MAX_LITERAL_DIGITS = 18
+"""Longest number literal: games count moves and points, and Python refuses to read huge ones."""
 
 
 def parse(text: str, filename: str = "<game>") -> ast.Start:
@@ -32,10 +37,12 @@ def parse(text: str, filename: str = "<game>") -> ast.Start:
     Raises:
         GameFileError: the text is not a well-formed game file.
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     problem = _precheck(text)
     if problem:
-        line, column, message, hint = problem
-        raise GameFileError([_diag(filename, line, column, line, column + 1, message, hint)], text)
+        line, column, message, code = problem
+        raise GameFileError([_diag(filename, line, column, line, column + 1, message,
+                                   code=code)], text)
     tracker = _Tracker()
     try:
         tree = _parse_tracked(text, tracker)
@@ -45,34 +52,48 @@ def parse(text: str, filename: str = "<game>") -> ast.Start:
         raise GameFileError(
             [_diag(filename, deep.line, deep.column, deep.line, deep.column + 1,
                    f"brackets are nested more than {MAX_NESTING} levels deep",
-                   "split the expression with `let` or a `def` helper")], text) from None
+                   "split the expression with `let` or a `def` helper", code="limit")],
+            text) from None
+    except _TooMany as many:
+        token = many.token
+        raise GameFileError(
+            [_diag(filename, token.line, token.column, token.line, token.column + len(token),
+                   f"the file is too long: it has more than {MAX_TOKENS:,} words, numbers and "
+                   "symbols", "many similar outcomes can be one event with a domain, as in "
+                   "`chance roll(d in 1..6) { ... }`", code="limit")], text) from None
     builder = _Builder()
     try:
         return builder.transform(tree)
     except _TooDeep as deep:
         raise GameFileError(
             [_diag(filename, deep.line, deep.column, deep.line, deep.column + 1,
-                   f"this expression is nested more than {MAX_NESTING} levels deep",
-                   "split it with `let` or a `def` helper")], text) from None
+                   f"this expression is nested more than {MAX_NESTING} operations deep",
+                   "split it with `let` or a `def` helper", code="limit")], text) from None
+    except _TooLong as long:
+        token = long.token
+        raise GameFileError(
+            [_diag(filename, token.line, token.column, token.line, token.column + 1,
+                   f"this number has {len(token):,} digits; numbers in a game file have at "
+                   f"most {MAX_LITERAL_DIGITS}", code="limit")], text) from None
 
 
 def _diag(filename, line, column, end_line, end_column, message, hint=None, code="syntax"):
     return Diagnostic(filename, line, column, end_line, end_column, "error", code, message, hint)
 
 
-def _precheck(text: str) -> tuple[int, int, str, str | None] | None:
-    """Problems found before parsing: size, NUL bytes (binary files)."""
+def _precheck(text: str) -> tuple[int, int, str, str] | None:
+    """Problems found before parsing: size, emptiness, NUL bytes (binary files)."""
     if len(text) > MAX_FILE_BYTES:
         return (1, 1, f"the file is too large ({len(text):,} characters; game files are "
-                f"at most {MAX_FILE_BYTES:,})", None)
+                f"at most {MAX_FILE_BYTES:,})", "limit")
     if not text.strip() or not any(
             line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
-        return (1, 1, "the file is empty: a game file starts with `game name`", None)
+        return (1, 1, "the file is empty: a game file starts with `game name`", "syntax")
     nul = text.find("\0")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
         column = nul - (text.rfind("\n", 0, nul) + 1) + 1
-        return (line, column, "the file contains a NUL byte: is it a binary file?", None)
+        return (line, column, "the file contains a NUL byte: is it a binary file?", "encoding")
     return None
 
 
@@ -80,7 +101,7 @@ def _precheck(text: str) -> tuple[int, int, str, str | None] | None:
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")", "]", "}"}
-_BLOCK_OWNERS = {"move", "chance", "state", "if", "else", "for", "tree", "max", "min"}
+_CLOSER_TERMINALS = {")": "RPAR", "]": "RSQB", "}": "RBRACE"}
 
 
 class _TooDeep(Exception):
@@ -88,59 +109,189 @@ class _TooDeep(Exception):
         self.line, self.column = line, column
 
 
+class _TooLong(Exception):
+    """A number literal with too many digits."""
+
+    def __init__(self, token: Token):
+        self.token = token
+
+
+class _TooMany(Exception):
+    """More tokens than ``MAX_TOKENS``."""
+
+    def __init__(self, token: Token):
+        self.token = token
+
+
 @dataclasses.dataclass
 class _Open:
     token: Token
-    owner: str  # what the bracket belongs to, in words
+    index: int  # its place in the token list, to find what the bracket belongs to
 
 
 class _Tracker:
-    """Remembers the last token and the brackets still open, to explain syntax errors."""
+    """Remembers the tokens and the brackets still open, to explain syntax errors."""
 
     def __init__(self):
-        self.previous: Token | None = None
-        self.last: Token | None = None
+        self.tokens: list[Token] = []
         self.stack: list[_Open] = []
-        self.recent: list[Token] = []  # the last few tokens, to name the block a '{' opens
+        self.closed: _Open | None = None  # the bracket the last closer closed
+        self.stray: Token | None = None  # a closer that matched no open bracket
+        self.keyword_names: list[int] = []  # declaration keywords lexed as names, by index
+
+    @property
+    def last(self) -> Token | None:
+        return self.tokens[-1] if self.tokens else None
+
+    @property
+    def previous(self) -> Token | None:
+        return self.tokens[-2] if len(self.tokens) > 1 else None
 
     def feed(self, token: Token) -> None:
         value = str(token)
         if value in _OPENERS:
-            self.stack.append(_Open(token, self._owner(value)))
+            self.stack.append(_Open(token, len(self.tokens)))
             if len(self.stack) > MAX_NESTING:
                 raise _TooDeep(token.line, token.column)
-        elif value in _CLOSERS and self.stack and _OPENERS[str(self.stack[-1].token)] == value:
-            self.stack.pop()
-        self.previous, self.last = self.last, token
-        self.recent = (self.recent + [token])[-8:]
+        elif value in _CLOSERS:
+            if self.stack and _OPENERS[str(self.stack[-1].token)] == value:
+                self.closed = self.stack.pop()
+            elif not self.stack:
+                self.stray = token
+        elif token.type == "NAME" and value in DECLARATIONS + ("game",) and (
+                not self.tokens or self.tokens[-1].line < token.line):
+            self.keyword_names.append(len(self.tokens))
+        self.tokens.append(token)
+        if len(self.tokens) > MAX_TOKENS:
+            raise _TooMany(token)
 
-    def _owner(self, bracket: str) -> str:
-        if bracket != "{":
+    def owner(self, opened: _Open) -> str:
+        """What an open bracket belongs to, in words: "move 'take'", "'if' block", ..."""
+        if str(opened.token) != "{":
             return ""
-        words = [str(t) for t in self.recent]
-        for i in range(len(words) - 1, -1, -1):
-            word = words[i]
-            if word in ("move", "chance") and i + 1 < len(words):
-                return f"{word} '{words[i + 1]}'"
-            if word in ("if", "else", "for"):
-                return f"'{word}' block"
-            if word in ("max", "min") and self.recent[i].type != "NAME":
-                return f"{word} node"
-            if word in ("}",):
-                break
-        if words and words[-1] not in ("{",) and len(words) >= 2 and words[-2] == "chance":
-            return f"chance '{words[-1]}'"
-        if words and self.recent[-1].type == "NAME" and len(words) >= 2:
-            return f"'{words[-1]}'"
-        return "block"
+        tokens, i = self.tokens, opened.index - 1
+        if i >= 0 and tokens[i].type in ("COLON", "OF"):
+            return "symbol set"
+        if i >= 0 and tokens[i].type == "ELSE":
+            return "'else' block"
+        j = self.context(opened.index)
+        if j is None:
+            return "block"
+        keyword, following = tokens[j], tokens[j + 1]
+        name = f" '{following}'" if following.type == "NAME" else ""
+        if keyword.type == "MOVE":
+            return f"move{name}"
+        if keyword.type == "CHANCE":
+            return f"chance{name}" if name else "chance node"
+        if keyword.type in ("MAX", "MIN"):
+            return f"{keyword} node{name}"
+        return {"IF": "'if' block", "FOR": "'for' loop"}.get(keyword.type, "block")
+
+    def starts_statement(self, index: int) -> bool:
+        """True when the token at ``index`` begins a statement (an `if` block, not an `if`
+        expression): it follows a brace, `again`, or the end of an operand."""
+        before = self.tokens[index - 1] if index > 0 else None
+        if before is not None and before.type == "ELSE":
+            before = self.tokens[index - 2] if index > 1 else None
+            return before is not None and before.type == "RBRACE"
+        return before is not None and before.type in _OPERAND_ENDS | {"LBRACE", "RBRACE", "AGAIN"}
+
+    def context(self, end: int) -> int | None:
+        """The index of the keyword that the tokens before ``end`` continue (`move`, `if`,
+        `for`, `let`, `chance` or a tree node's `max`/`min`), skipping bracketed parts and
+        whole `if ... then` expressions; None when the walk meets a block or declaration."""
+        tokens, depth, in_if_expression = self.tokens, 0, False
+        for j in range(min(end, len(tokens)) - 1, max(end - 200, 0) - 1, -1):
+            kind = tokens[j].type
+            if kind in ("RPAR", "RSQB"):
+                depth += 1
+            elif kind in ("LPAR", "LSQB"):
+                depth = max(depth - 1, 0)
+            elif depth:
+                continue
+            elif kind == "THEN":
+                in_if_expression = True
+            elif kind == "IF" and in_if_expression:
+                in_if_expression = False
+            elif kind in ("IF", "FOR", "LET", "MOVE", "CHANCE"):
+                return j
+            elif kind in ("MAX", "MIN") and j + 1 < end and (
+                    tokens[j + 1].type == "LBRACE" or tokens[j + 1].type == "NAME"
+                    and j + 2 < len(tokens) and tokens[j + 2].type == "LBRACE"):
+                return j  # a tree node, not the function or the aggregate
+            elif kind in ("LBRACE", "RBRACE") or kind.lower() in DECLARATIONS:
+                return None
+        return None
 
 
 def _parse_tracked(text: str, tracker: _Tracker) -> Tree:
-    parser = lark_parser()
-    interactive = parser.parse_interactive(text)
-    for token in interactive.iter_parse():
-        tracker.feed(token)
-    return interactive.resume_parse()
+    """Parse, feeding every token to the tracker, with keywords that fall back to names.
+
+    Keywords are contextual, but an LALR parser's lookahead sets are wide: after an expression
+    or a `}`, `state` is lexed as the keyword even where only a name can come (a variable called
+    `state` at the start of a statement). When a keyword is refused where a name is accepted,
+    and the token after it is accepted too, it is read as the name. Otherwise the keyword's own
+    error stands (`terminal n == 0` after a missing `}` is the next declaration, not a name).
+    """
+    interactive = lark_parser().parse_interactive(text)
+    state = interactive.parser_state
+    read_as_name = None  # (stacks before it, token) of the keyword just read as a name
+    token = None
+    try:
+        for token in interactive.lexer_thread.lex(state):
+            tracker.feed(token)
+            if token.type in _keyword_types():
+                saved = _feed_keyword(state, token)
+                read_as_name = (saved, token) if saved is not None else None
+            else:
+                state.feed_token(token)
+                read_as_name = None
+        end = Token.new_borrow_pos("$END", "", token) if token is not None \
+            else Token("$END", "", 0, 1, 1)
+        return state.feed_token(end, True)
+    except UnexpectedInput:
+        if read_as_name is not None:  # the name led nowhere: the keyword's own error stands
+            _unread(state, *read_as_name)
+        raise
+
+
+def _feed_keyword(state, token: Token):
+    """Feed a keyword, or the name it also is where only a name fits.
+
+    Returns the parser's stacks from before it when it was read as a name, else None.
+    """
+    saved = list(state.state_stack), list(state.value_stack)
+    try:
+        state.feed_token(token)
+        return None
+    except UnexpectedToken:
+        state.state_stack[:], state.value_stack[:] = saved
+    token.type = "NAME"
+    try:
+        state.feed_token(token)
+    except UnexpectedToken:
+        _unread(state, saved, token)
+    return saved
+
+
+def _unread(state, saved, token: Token) -> None:
+    """Go back to before ``token`` and feed it as its keyword again, which raises its error."""
+    state.state_stack[:], state.value_stack[:] = saved
+    token.type = _keyword_by_word()[str(token)]
+    state.feed_token(token)
+
+
+@cache
+def _keyword_types() -> frozenset[str]:
+    """The terminals that are words (keywords), which a name could also be."""
+    return frozenset(t.name for t in lark_parser().terminals
+                     if t.pattern.type == "str" and re.fullmatch(r"[a-z]+", t.pattern.value))
+
+
+@cache
+def _keyword_by_word() -> dict[str, str]:
+    return {t.pattern.value: t.name for t in lark_parser().terminals
+            if t.name in _keyword_types()}
 
 
 # ---- the AST builder --------------------------------------------------------------------------
@@ -179,6 +330,8 @@ class _Builder(Transformer_NonRecursive):
 
     def __default_token__(self, token: Token):
         if token.type == "INT":
+            if len(token) > MAX_LITERAL_DIGITS:
+                raise _TooLong(token)
             return int(token)
         return str(token)
 
@@ -209,10 +362,14 @@ class _Builder(Transformer_NonRecursive):
 
 # ---- syntax errors in words -------------------------------------------------------------------
 
-_DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
-                 "bounds", "evaluate", "render", "tree")
 _EXPRESSION_STARTERS = {"INT", "NAME", "LPAR", "LSQB", "MINUS", "TURN", "TRUE", "FALSE", "NOT",
                         "IF", "LET"}
+_STATEMENT_STARTERS = {"NAME", "IF", "FOR", "LET", "AGAIN", "CHANCE"}
+_INFIX_OPERATORS = {"PLUS", "TIMES", "SLASH", "COMPARE", "AND", "OR"}
+_OPERAND_ENDS = {"NAME", "INT", "RPAR", "RSQB", "TRUE", "FALSE", "TURN"}
+_KEYWORDS_STARTING_EXPRESSIONS = {"ANY", "ALL", "SUM", "COUNT", "MIN", "MAX", "LET", "IF", "NOT"}
+_KEYWORD_HINT = "'{}' is a keyword of plies: if it names something you declared, choose " \
+                "another name"
 
 _CHARACTER_HINTS = {
     "&": "write `and` instead of `&&`",
@@ -222,6 +379,19 @@ _CHARACTER_HINTS = {
     "'": "plies has no strings: name a symbol instead, e.g. `{empty, X, O}`",
     ";": "statements need no `;`: put the next one after a space or on a new line",
     ".": "ranges are written `lo..hi`; numbers are whole, fractions are written `1/2`",
+    "%": "write `a mod b` for the remainder",
+    "^": "plies has no powers or xor: multiply, e.g. `n * n`",
+}
+
+# Words from other languages, recognised when the parser fails just after one of them.
+_FOREIGN_WORDS = {
+    "elif": "write `else if`, as in `if a { ... } else if b { ... } else { ... }`",
+    "return": "plies has no `return`: a definition's body is one expression, as in "
+              "`def double(x: int) = 2 * x`",
+    "while": "plies has no `while`: loop over a finite domain, as in `for i in 0..n { ... }`",
+    "pass": "an empty block is written `{ }`",
+    "print": "plies has no output statements: `render` says what to show of a state",
+    "var": "state variables are declared in `state`, as in `state n: int = 0`",
 }
 
 
@@ -234,23 +404,26 @@ def _terminal_text() -> dict[str, str]:
         if pattern.type == "str":
             names[terminal.name] = f"'{pattern.value}'"
     names.update({"NAME": "a name", "INT": "a number", "$END": "the end of the file",
-                  "COMPARE": "a comparison", "UPDATE_OP": "'+='"})
+                  "COMPARE": "a comparison", "UPDATE_OP": "'+=', '-=', '*='"})
     return names
 
 
 def _describe_expected(expected: set[str]) -> str:
     texts = _terminal_text()
     expected = set(expected)
-    if len(expected & _EXPRESSION_STARTERS) >= 4:
-        return "an expression"
-    declarations = {name for name in expected if texts.get(name, "").strip("'") in _DECLARATIONS}
     words = []
+    if _STATEMENT_STARTERS <= expected:
+        expected -= _STATEMENT_STARTERS
+        words.append("a statement")
+    elif len(expected & _EXPRESSION_STARTERS) >= 4:
+        return "an expression"
+    declarations = {name for name in expected if texts.get(name, "").strip("'") in DECLARATIONS}
     if len(declarations) >= 5:
         expected -= declarations | {"$END"}
-        words = ["a declaration (players, state, move, chance, terminal, utility, ...)"]
+        words.append("a declaration (players, state, move, chance, terminal, utility, ...)")
     words += sorted(texts.get(name, name) for name in expected)
     if len(words) > 6:
-        words = words[:6] + ["..."]
+        words = words[:6] + ["something else"]
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + " or " + words[-1]
@@ -268,52 +441,153 @@ def _token_text(token: Token) -> str:
 def _syntax_diagnostic(error: UnexpectedInput, text: str, filename: str,
                        tracker: _Tracker) -> Diagnostic:
     line, column = getattr(error, "line", 1) or 1, getattr(error, "column", 1) or 1
-    hint = None
     if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
-        code = ord(char)
-        shown = repr(char)[1:-1] if char.isprintable() else f"\\u{code:04x}"
-        message = f"unexpected character '{shown}'"
-        if code > 127:
-            message += f" (U+{code:04X})"
-            hint = "names use the letters A-Z and a-z, digits and _"
-        hint = _CHARACTER_HINTS.get(char, hint)
-        return _diag(filename, line, column, line, column + 1, message, hint)
-
+        return _character_diagnostic(error, text, filename, line, column)
     token = getattr(error, "token", None)
     expected = set(getattr(error, "expected", ()) or ())
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
     if at_end and tracker.stack:
         opened = tracker.stack[-1]
-        owner = f" ({opened.owner})" if opened.owner else ""
+        owner = tracker.owner(opened)
+        owner = f" ({owner})" if owner else ""
         closer = _OPENERS[str(opened.token)]
         t = opened.token
         return _diag(filename, t.line, t.column, t.line, t.column + 1,
                      f"this '{t}'{owner} is never closed: the file ends before its '{closer}'",
                      f"add '{closer}' where it should end")
-    known = _known_mistake(error)
-    previous = tracker.last
-    if token is not None and previous is not None and not at_end \
-            and previous.start_pos == token.start_pos:  # the bad token was lexed before it failed
-        previous = tracker.previous
-    after = f" after {_token_text(previous)}" if previous is not None else ""
-    found = "the end of the file" if at_end else _token_text(token) if token else "this"
-    message = f"expected {_describe_expected(expected)}{after}, found {found}"
-    if tracker.stack and "RBRACE" in expected and not at_end and str(token) not in _CLOSERS:
-        opened = tracker.stack[-1]
-        if str(opened.token) == "{":
-            owner = f" of {opened.owner}" if opened.owner else ""
-            hint = (f"the '{{'{owner} opened at {opened.token.line}:{opened.token.column} "
-                    f"is still open: is a '}}' missing?")
-    if token is not None and str(token) == "=" and "COMPARE" in expected:
-        hint = "to compare two values, write `==`"
-    if known:
-        hint = known
+    recovered = _keyword_as_name(text, filename, tracker)
+    if recovered is not None:
+        return recovered
     if at_end:
         line, column = _end_position(text)
-        return _diag(filename, line, column, line, column + 1, message, hint)
-    end_column = column + max(1, len(str(token))) if token is not None else column + 1
-    return _diag(filename, line, column, line, end_column, message, hint)
+        end_column = column + 1
+    else:
+        end_column = column + max(1, len(str(token))) if token is not None else column + 1
+    # The lexer may fail on a token before the tracker sees it, or the parser just after.
+    fed = not at_end and token is not None and tracker.last is not None \
+        and tracker.last.start_pos == token.start_pos
+    index = len(tracker.tokens) - 1 if fed else len(tracker.tokens)
+    previous = tracker.tokens[index - 1] if index > 0 else None
+    if not at_end and str(token) in _CLOSERS:
+        stray = tracker.stray is token if fed else not tracker.stack
+        if stray:
+            return _diag(filename, line, column, line, end_column,
+                         f"this '{token}' closes nothing: there is no open bracket before it",
+                         "delete it, or add the opening bracket it was meant to close")
+        opened = tracker.closed if fed else tracker.stack[-1] if tracker.stack else None
+        if str(token) == "}" and opened is not None and previous is opened.token \
+                and tracker.owner(opened).startswith("chance '"):
+            return _diag(filename, line, column, line, end_column,
+                         f"{tracker.owner(opened)} lists no outcomes",
+                         "list each outcome with its probability, as in "
+                         "`chance coin { heads 1/2 { ... } tails 1/2 { ... } }`")
+    for word in (token, previous):  # the word that failed, or the one read just before it
+        if word is not None and word.type == "NAME" and str(word) in _FOREIGN_WORDS:
+            return _diag(filename, word.line, word.column, word.line, word.column + len(word),
+                         f"'{word}' is not a word of plies", _FOREIGN_WORDS[str(word)])
+    after = f" after {_token_text(previous)}" if previous is not None else ""
+    found = "the end of the file" if at_end else _token_text(token) if token else "this"
+    if expected & _INFIX_OPERATORS and previous is not None and previous.type in _OPERAND_ENDS:
+        wanted = "an operator or the end of the expression"
+    else:
+        wanted = _describe_expected(expected)
+    message = f"expected {wanted}{after}, found {found}"
+    return _diag(filename, line, column, line, end_column, message,
+                 _syntax_hint(error, token, expected, previous, tracker, index, text))
+
+
+def _syntax_hint(error, token, expected: set[str], previous, tracker: _Tracker,
+                 index: int, text: str) -> str | None:
+    """The most specific advice for a parse failure, or None."""
+    known = _known_mistake(error)
+    if known:
+        return known
+    # A keyword where a name was meant: found instead of a name, or followed by what follows one.
+    if token is not None and token.type in _keyword_types() and "NAME" in expected \
+            and re.match(r"\s*([-+*]?=|\[|:)", text[token.end_pos:token.end_pos + 40]):
+        return _KEYWORD_HINT.format(token)
+    if previous is not None and previous.type in _keyword_types() and (
+            "NAME" in expected and previous.type in _KEYWORDS_STARTING_EXPRESSIONS
+            or token is not None and token.type in ("EQUAL", "UPDATE_OP", "LSQB")):
+        return _KEYWORD_HINT.format(previous)
+    if token is not None and str(token) == "=" and "COMPARE" in expected:
+        return "to compare two values, write `==`"
+    if expected == {"GAME"}:
+        return "a game file starts with its name, as in `game tictactoe`"
+    context = tracker.context(index)
+    keyword = tracker.tokens[context].type if context is not None else None
+    if keyword == "IF" and tracker.starts_statement(context) and "LBRACE" in expected:
+        return "statement blocks are written in braces: `if condition { ... } else { ... }`"
+    if keyword == "IF" and not tracker.starts_statement(context):  # still in its condition
+        return "an `if` expression is written `if condition then a else b`"
+    if keyword == "LET" and "IN" in expected:
+        return "in an expression, `let` is written `let name = value in expression`"
+    if keyword == "MOVE" and "LBRACE" in expected:
+        return "a move's effect is a block in braces: `move name(...) when condition { ... }`"
+    still_open = [o for o in tracker.stack if o.token is not token]
+    if still_open and token is not None:
+        opened = still_open[-1]
+        closer = _OPENERS[str(opened.token)]
+        if _CLOSER_TERMINALS[closer] in expected and str(token) != closer:
+            owner = tracker.owner(opened)
+            owner = f" of {owner}" if owner else ""
+            t = opened.token
+            return f"the '{t}'{owner} opened at {t.line}:{t.column} is still open: " \
+                   f"is a '{closer}' missing?"
+    return None
+
+
+def _character_diagnostic(error: UnexpectedCharacters, text: str, filename: str, line: int,
+                          column: int) -> Diagnostic:
+    position = error.pos_in_stream
+    char = text[position] if position < len(text) else "?"
+    code = ord(char)
+    shown = repr(char)[1:-1] if char.isprintable() else f"\\u{code:04x}"
+    message = f"unexpected character '{shown}'"
+    hint = None
+    if code > 127:
+        message += f" (U+{code:04X})"
+        hint = "names use the letters A-Z and a-z, digits and _"
+    hint = _CHARACTER_HINTS.get(char, hint)
+    if char == ".":
+        before = re.search(r"[0-9]+$", text[max(0, position - 30):position])
+        after = re.match(r"[0-9]+", text[position + 1:position + 31])
+        if before and after:
+            written = f"{before.group()}.{after.group()}"
+            exact = Fraction(written)
+            message = f"unexpected character '.': {written} is not a number in plies"
+            hint = f"numbers are whole or fractions: write {exact.numerator}/{exact.denominator} " \
+                   f"for {written}" if exact.denominator > 1 else f"write {exact.numerator}"
+        elif position > 0 and (text[position - 1].isalnum() or text[position - 1] in "_)]"):
+            hint = "values have no fields or methods: use functions such as len(a), rows(g), " \
+                   "cols(g)"
+    return _diag(filename, line, column, line, column + 1, message, hint)
+
+
+def _keyword_as_name(text: str, filename: str, tracker: _Tracker) -> Diagnostic | None:
+    """The real problem when a declaration keyword was read as a name because what came
+    before it was unfinished (``state n: int =`` followed by ``move take { ... }``)."""
+    if not tracker.keyword_names or len(tracker.tokens) - tracker.keyword_names[-1] > 6:
+        return None
+    index = tracker.keyword_names[-1]
+    keyword = tracker.tokens[index]
+    following = tracker.tokens[index + 1] if index + 1 < len(tracker.tokens) else None
+    if following is None or following.type not in _keyword_types() | {"NAME", "INT", "LPAR"}:
+        return None  # what follows is not how a declaration goes on: it is a name after all
+    try:
+        lark_parser().parse(text[:keyword.start_pos])
+    except UnexpectedInput as error:
+        if not (isinstance(error, UnexpectedEOF) or getattr(error, "token", None) is not None
+                and error.token.type == "$END"):
+            return None
+        expected = set(getattr(error, "expected", ()) or ())
+    else:
+        return None
+    after = f" after {_token_text(tracker.tokens[index - 1])}" if index else ""
+    return _diag(filename, keyword.line, keyword.column, keyword.line,
+                 keyword.column + len(keyword),
+                 f"expected {_describe_expected(expected)}{after}, found '{keyword}'",
+                 f"'{keyword}' starts the next declaration: the one before it is unfinished")
 
 
 def _end_position(text: str) -> tuple[int, int]:
@@ -329,6 +603,9 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
     "helpers are written `def name(p: type) = expression`, with no `:` before the body": [
         "game g def f(x: int): x",
         "game g def f: 1",
+    ],
+    "a definition without parameters has no parentheses: `def full = ...`": [
+        "game g def f() = 1",
     ],
     "statement blocks are written in braces: `if condition { ... } else { ... }`": [
         "game g move m { if x: y = 1 }",
@@ -348,6 +625,27 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
     ],
     "write `x += 1`: there is no `++` or `--`": [
         "game g move m { x++ }",
+        "game g move m { x-- }",
+    ],
+    "comparisons do not chain: write `a < b and b < c`": [
+        "game g terminal 0 < n < 4",
+    ],
+    "plies has no `**`: multiply, as in `n * n`": [
+        "game g utility 2 ** n",
+    ],
+    "separate the players with a comma: `players X max, O min`": [
+        "game g players X max O min",
+    ],
+    "the parameters of a definition have types: `def f(x: int, p: player) = ...`": [
+        "game g def f(x) = 1",
+        "game g def f(x, y: int) = 1",
+    ],
+    "the `else` part is a block in braces: `if condition { ... } else { ... }`": [
+        "game g move m { if x { } else: y = 1 }",
+        "game g move m { if x { } else y = 1 }",
+    ],
+    "names use letters, digits and `_`, as in `tic_tac_toe`": [
+        "game tic-tac-toe",
     ],
 }
 

@@ -61,9 +61,16 @@ class GameFault(Exception):
     """A rule of the game failed at run time (the message says which and why)."""
 
 
+def _text(value) -> str:
+    """A number for a message (Python will not write out an int of thousands of digits)."""
+    if isinstance(value, int) and abs(value) >= 10**30:
+        return f"{'-' if value < 0 else ''}(a number of {int(value.bit_length() * 0.30103)} digits)"
+    return str(value)
+
+
 def index_error(value, size: int, what: str):
     """Raise the error for an index outside ``0..size-1``."""
-    raise GameFault(f"index {value} is outside {what} (0..{size - 1})")
+    raise GameFault(f"index {_text(value)} is outside {what} (0..{size - 1})")
 
 
 def check_index(value: int, size: int, what: str) -> int:
@@ -77,7 +84,22 @@ def check_range(value, lo: int, hi: int, what: str):
     """``value`` if it lies in ``lo..hi``, else a GameFault naming the variable."""
     if lo <= value <= hi:
         return value
-    raise GameFault(f"{what} would become {value}, outside its range {lo}..{hi}")
+    raise GameFault(f"{what} would become {_text(value)}, outside its range {lo}..{hi}")
+
+
+MAX_DOMAIN_VALUES = 10_000
+"""Most values a domain may list (1..10000); the checker refuses larger ones it can see."""
+
+
+def span(lo: int, hi: int) -> range:
+    """``lo..hi`` as a range, or a GameFault when it would list too many values.
+
+    Used for ranges whose ends the checker cannot bound (``1..heap[h]`` of an ``int`` heap).
+    """
+    if hi - lo >= MAX_DOMAIN_VALUES:
+        raise GameFault(f"the range {_text(lo)}..{_text(hi)} lists more than "
+                        f"{MAX_DOMAIN_VALUES:,} values")
+    return range(lo, hi + 1)
 
 
 def divide(a, b):
@@ -134,6 +156,7 @@ RUNTIME = {
     "check_index": check_index,
     "index_error": index_error,
     "check_range": check_range,
+    "span": span,
     "divide": divide,
     "int_div": int_div,
     "modulo": modulo,

@@ -127,11 +127,15 @@ def assignable(value: Type, target: Type) -> bool:
 def describe(t: Type) -> str:
     """The type in words for messages: 'an int', 'a grid', 'a player'."""
     if isinstance(t, Number):
-        return "an int" if t.integral else "a number"
+        return "an int" if t.integral else "a fraction"
     if isinstance(t, Bool):
         return "a bool"
     if isinstance(t, Symbols):
-        return "a player" if t.is_player else f"a symbol {t}"
+        if t.is_player:
+            return "a player"
+        if len(t.names) == 1:
+            return f"the symbol {next(iter(t.names))}"
+        return f"a symbol {t}"
     if isinstance(t, Array):
         return f"an array ({t})"
     if isinstance(t, Grid):
