@@ -368,7 +368,9 @@ class Checker:
                                           "constant value", code="not-constant")
                 default = 0
             value = self.overrides.pop(param.name, default)
-            if _value_kind(value) != _value_kind(default):
+            if isinstance(default, Fraction) and _value_kind(value) == "a whole number":
+                pass  # a fraction parameter may be given a whole number
+            elif _value_kind(value) != _value_kind(default):
                 self.error(param, f"parameter '{param.name}' takes {_value_kind(default)}, "
                                   f"not {_value_kind(value)} ({_show(value)})",
                            code="param-type")
@@ -518,9 +520,9 @@ class Checker:
             if size is not None and size < 0:
                 self.error(node.size, f"an array's size cannot be negative ({size})")
                 size = 0
-            return self.within_limit(node, T.Array(self.resolve_type(node.element), size or 0))
+            return self.within_limit(node, T.Array(self.element_type(node.element), size or 0))
         if isinstance(node, ast.PlayerArrayType):
-            return self.within_limit(node, T.Array(self.resolve_type(node.element), 2,
+            return self.within_limit(node, T.Array(self.element_type(node.element), 2,
                                                    by_player=True))
         if isinstance(node, ast.GridType):
             rows = self.const_int(node.rows, "a grid's number of rows")
@@ -528,9 +530,17 @@ class Checker:
             for size, what in ((rows, node.rows), (cols, node.cols)):
                 if size is not None and size < 1:
                     self.error(what, f"a grid needs at least one row and column ({size})")
-            return self.within_limit(node, T.Grid(self.resolve_type(node.element),
+            return self.within_limit(node, T.Grid(self.element_type(node.element),
                                                   max(rows or 1, 1), max(cols or 1, 1)))
         return T.ERROR
+
+    def element_type(self, node: ast.TypeExpr) -> T.Type:
+        """The element type of an array or grid: a number, bool, player or symbol."""
+        if isinstance(node, (ast.ArrayType, ast.PlayerArrayType, ast.GridType)):
+            self.error(node, "arrays and grids hold single values, not other arrays",
+                       "for a 2-D board use `grid[rows, cols] of T`", code="type")
+            return T.ERROR
+        return self.resolve_type(node)
 
     def within_limit(self, node: ast.TypeExpr, t: T.Type) -> T.Type:
         """``t``, or the error type when a value of type ``t`` would not fit in a state."""
@@ -546,7 +556,8 @@ class Checker:
         try:
             value = self.const_value(expr, {})
         except _NotConstant:
-            self.error(expr, f"{what} must be a constant whole number", code="not-constant")
+            if not isinstance(self.infer(expr, {}), T.Error):  # else: already reported
+                self.error(expr, f"{what} must be a constant whole number", code="not-constant")
             return None
         if not isinstance(value, int) or isinstance(value, bool):
             self.error(expr, f"{what} must be a whole number, not {_show(value)}", code="type")
