@@ -81,7 +81,9 @@ def expectiminimax(
         if player == CHANCE:  # sum of P(r) * EXPECTIMINIMAX(RESULT(s, r))
             v = 0
             for move, probability in chance_outcomes(state):
-                v += probability * expectiminimax_value(result(state, move), depth - 1)
+                child_value = expectiminimax_value(result(state, move), depth - 1)
+                if child_value:  # a zero adds nothing: skip the exact-arithmetic work
+                    v = probability * child_value + v if v else probability * child_value
             line = None  # the principal variation stops before a chance node
             return v
         moves = actions(state)

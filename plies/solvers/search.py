@@ -228,7 +228,9 @@ def search(
         if bounds is None:  # nothing bounds the unseen outcomes: search all of them exactly
             v = 0
             for move, probability in chance_outcomes(state):
-                v += probability * value(result(state, move), -inf, inf, depth - 1)
+                child_value = value(result(state, move), -inf, inf, depth - 1)
+                if child_value:  # a zero adds nothing: skip the exact-arithmetic work
+                    v = probability * child_value + v if v else probability * child_value
         else:
             v = star_value(state, alpha, beta, depth)
         line = None  # the principal variation stops before a chance node
