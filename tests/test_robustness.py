@@ -250,13 +250,17 @@ def test_a_huge_parameter_value_from_the_api_is_refused():
      "a state holds at most 10,000"),
     ("  b: array[10000000] of int = 0",
      "array[10000000] of int holds 10,000,000 values; a state holds at most 10,000"),
-    ("  b: array[1000] of array[1000] of bool = false",
-     "array[1000] of array[1000] of bool holds 1,000,000 values; a state holds at most 10,000"),
     ("  b: array[6000] of int = 0\n  c: array[6000] of int = 0",
      "with 'c' the state holds 12,002 values; a state holds at most 10,000"),
 ])
 def test_huge_state_is_refused_without_allocating(state, message):
     assert first_error(countdown(state=state), limit=0.5) == ("limit", message)
+
+
+def test_a_huge_array_of_arrays_is_refused_before_its_size_is_computed():
+    text = countdown(state="  b: array[1000] of array[1000] of bool = false")
+    assert first_error(text, limit=0.5) == (
+        "type", "arrays and grids hold single values, not other arrays")
 
 
 @pytest.mark.parametrize("text", [

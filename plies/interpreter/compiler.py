@@ -15,6 +15,9 @@ pending chance event (0 for none), then every state variable's cells in declarat
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,6 +25,9 @@ from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.checker import CheckedGame, SymbolValue, VarInfo
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES
+
+UNROLL_LIMIT = 400
+"""Most comparisons written out in place of a loop (k-in-a-row lines, small fixed domains)."""
 
 
 @dataclass
@@ -54,13 +60,19 @@ class CodeGenerator:
         self.line_functions: dict[tuple[str, int, int], str] = {}
         self.pending_functions: list[list[str]] = []
         self.st = "state"  # the name of the state in the code being written
+        # Locals whose values are known while the code is written (unrolled loops, inlined
+        # definitions' arguments): name -> Python literal. Slot arithmetic then folds away.
+        self.env: dict[str, str] = {}
+        self.turn_flags = False  # the effect being written tracks `again` at run time
         self.chance_slot = 1 if game.chances else None
 
     # -- writing helpers --
 
     def writeline(self, text: str, span: ast.Span | None = None) -> None:
-        self.lines.append("    " * self.level + text)
-        self.spans.append(span or self.span)
+        """Write a line (or several, for a long expression); each maps to ``span``."""
+        for part in text.split("\n"):
+            self.lines.append("    " * self.level + part)
+            self.spans.append(span or self.span)
 
     def indent(self) -> None:
         self.level += 1
@@ -115,6 +127,7 @@ class CodeGenerator:
         self.generate_result()
         self.generate_end()
         self.generate_evaluate()
+        self.generate_render()
         for function in self.pending_functions:
             for line in function:
                 self.lines.append(line)
@@ -123,10 +136,19 @@ class CodeGenerator:
     def generate_moves_tables(self) -> None:
         game = self.game
         self.writeline("# Moves and chance outcomes, made once each.")
-        for move in game.moves:
+        symbolic_kinds = [self.symbolic(move.decl.binders) for move in game.moves]
+        if any(any(flags) for flags in symbolic_kinds):
+            names = ", ".join(f"{code}: '{name}'" for name, code in game.symbols.items())
+            self.writeline(f"SYMBOL_NAMES = {{{names}}}  # how symbol arguments are written")
+        for move, flags in zip(game.moves, symbolic_kinds):
             self.span = move.decl.span
-            self.writeline(f"MOVES_{move.kind} = MoveTable({move.kind}, '{move.decl.name}')"
+            extra = f", SYMBOL_NAMES, {_literal(flags)}" if any(flags) else ""
+            self.writeline(f"MOVES_{move.kind} = MoveTable({move.kind}, '{move.decl.name}'{extra})"
                            f"  # move {move.decl.name}")
+            arguments = self.static_arguments(move.decl.binders)
+            if arguments is not None:
+                self.writeline(f"ALL_MOVES_{move.kind} = tuple(MOVES_{move.kind}[arguments] "
+                               f"for arguments in {_literal(tuple(arguments)) or '()'})")
         for info in game.chances.values():
             kind = self.outcome_kind(info.decl.name)
             decl = info.decl
@@ -198,29 +220,132 @@ class CodeGenerator:
     # -- legal moves --
 
     def generate_actions(self) -> None:
-        self.writeline("def actions(state):")
-        self.indent()
-        self.st = "state"
-        self.writeline("moves = []")
-        for move in self.game.moves:
-            decl = move.decl
-            self.span = decl.span
-            self.writeline(f"# move {decl.name}", decl.span)
+        """ACTIONS, and SUCCESSORS: the same loop, appending (move, child) pairs."""
+        for function, pairs in (("actions", False), ("successors", True)):
+            self.writeline(f"def {function}(state):")
+            self.indent()
+            self.st = "state"
+            self.writeline("moves = []")
+            for move in self.game.moves:
+                self.generate_move_loop(move, pairs)
+            self.span = None
+            self.writeline("return moves")
+            self.outdent()
+            self.blank()
+
+    def generate_move_loop(self, move, pairs: bool) -> None:
+        """Append one move's legal instances; written out one by one when its domain is fixed."""
+        decl = move.decl
+        self.span = decl.span
+        self.writeline(f"# move {decl.name}", decl.span)
+        arguments = self.static_arguments(decl.binders)
+        if arguments is None:
             depth = self.open_binders(decl.binders)
             args = ", ".join(f"v_{n}" for n in move.names)
-            make = f"MOVES_{move.kind}[({args},)]" if move.names else f"MOVES_{move.kind}[()]"
-            if decl.precondition is not None:
-                self.writeline(f"if {self.expr(decl.precondition)}:", decl.precondition.span)
-                self.indent()
-                self.writeline(f"moves.append({make})")
-                self.outdent()
-            else:
-                self.writeline(f"moves.append({make})")
+            made = f"MOVES_{move.kind}[({args},)]" if move.names else f"MOVES_{move.kind}[()]"
+            child = f"effect_{move.kind}(state{''.join(', v_' + n for n in move.names)})"
+            self.append_move(decl, made, child if pairs else None)
             self.level -= depth
-        self.span = None
-        self.writeline("return moves")
+            return
+        for i, values in enumerate(arguments):
+            with self.binding(move.names, values):
+                child = self.child_code(move, values) if pairs else None
+                self.append_move(decl, f"ALL_MOVES_{move.kind}[{i}]", child)
+
+    def append_move(self, decl: ast.Move, made: str, child: str | None) -> None:
+        item = f"({made}, {child})" if child is not None else made
+        if decl.precondition is None:
+            self.writeline(f"moves.append({item})")
+            return
+        condition = self.expr(decl.precondition)
+        if condition == "False":
+            return
+        if condition == "True":
+            self.writeline(f"moves.append({item})")
+            return
+        self.writeline(f"if {condition}:", decl.precondition.span)
+        self.indent()
+        self.writeline(f"moves.append({item})")
         self.outdent()
-        self.blank()
+
+    def static_arguments(self, binders: ast.Binders | None) -> list[tuple] | None:
+        """Every argument tuple of a move, when its domains are fixed and not too many."""
+        if binders is None:
+            return [()]
+        if binders.domain is not None:
+            values = self.static_values(binders.domain)
+            if values is None or len(values) > UNROLL_LIMIT // 2:
+                return None
+            return [v if len(binders.items) > 1 else (v,) for v in values]
+        domains = [self.static_values(b.domain) for b in binders.items]
+        if any(d is None for d in domains):
+            return None
+        count = 1
+        for d in domains:
+            count *= len(d)
+        if count > UNROLL_LIMIT // 2:
+            return None
+        return list(itertools.product(*domains))
+
+    def symbolic(self, binders: ast.Binders | None) -> tuple[bool, ...]:
+        """Which arguments of a move are symbols or players (written by name in its text)."""
+        if binders is None:
+            return ()
+        if binders.domain is not None:
+            info = self.game.domains[id(binders.domain)]
+            return tuple(isinstance(t, T.Symbols) for t in info.element_types)
+        return tuple(isinstance(self.game.domains[id(b.domain)].element_types[0], T.Symbols)
+                     for b in binders.items)
+
+    def child_code(self, move, values: tuple) -> str:
+        """The state after a move with known arguments: built by slicing when that is simple."""
+        inline = self.inline_child(move.decl.effect)
+        if inline is not None:
+            return inline
+        args = "".join(f", {_literal(v)}" for v in values)
+        return f"effect_{move.kind}(state{args})"
+
+    def inline_child(self, effect) -> str | None:
+        """The new state as one tuple expression, for an effect that only assigns fixed slots.
+
+        Every value is computed from the state before the move, so this is only done when no
+        assignment reads a slot an earlier one wrote; anything else goes through the effect's
+        function.
+        """
+        assigned: dict[int, str] = {}
+        for stmt in effect or ():
+            if not isinstance(stmt, (ast.Assign, ast.Update)):
+                return None
+            target = stmt.target
+            info = self.game.vars[target.name]
+            if target.first is None:
+                if info.slots != 1 or isinstance(info.type, (T.Array, T.Grid)):
+                    return None
+                slot = info.offset
+            else:
+                slot = _int_literal(self.element_slot(info, target.first, target.second,
+                                                      target.name))
+            if slot is None or slot in assigned:
+                return None
+            if isinstance(stmt, ast.Update):
+                value = f"(state[{slot}] {stmt.op[0]} {self.expr(stmt.value)})"
+                if info.lo is not None and info.hi is not None:
+                    value = f"check_range({value}, {info.lo}, {info.hi}, '{target.name}')"
+            else:
+                value = self.checked_value(stmt.value, info, target.name)
+            reads = _STATE_READ.findall(value)
+            if any(not read.isdigit() or int(read) in assigned for read in reads):
+                return None
+            assigned[slot] = value
+        assigned[0] = "3 - state[0]"  # the turn passes
+        parts, start = [], 0
+        for slot in sorted(assigned):
+            if slot > start:
+                parts.append(f"state[{start}:{slot}]")
+            parts.append(f"({assigned[slot]},)")
+            start = slot + 1
+        parts.append(f"state[{start}:]")
+        return " + ".join(parts)
 
     def open_binders(self, binders: ast.Binders | None) -> int:
         """Write the loops over a move's parameters; returns how many levels were opened."""
@@ -247,14 +372,18 @@ class CodeGenerator:
         self.indent()
         self.st = "s"
         self.writeline("s = list(state)")
-        flags = _uses_turn_statements(effect or ())
+        keeps_turn = any(isinstance(stmt, (ast.Again, ast.StartChance)) for stmt in effect or ())
+        flags = not keeps_turn and _uses_turn_statements(effect or ())
         if outcome:
             self.writeline("s[1] = 0  # the chance event is resolved")
         if flags:
             self.writeline("again = False")
+        self.turn_flags = flags
         self.block(effect or ())
         self.span = decl.span
-        if flags and self.chance_slot:
+        if keeps_turn:
+            pass  # an unconditional `again` or `chance`: the turn does not pass here
+        elif flags and self.chance_slot:
             self.writeline("if not again and not s[1]:")
             self.indent()
             self.writeline("s[0] = 3 - s[0]  # the turn passes")
@@ -279,6 +408,14 @@ class CodeGenerator:
             getattr(self, "stmt_" + type(stmt).__name__)(stmt)
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
+        info = self.game.vars[stmt.target.name]
+        if stmt.target.first is None and isinstance(info.type, (T.Array, T.Grid)):
+            value = self.expr(stmt.value)  # a whole array or grid: every slot at once
+            if info.lo is not None and info.hi is not None:
+                value = (f"[check_range(x, {info.lo}, {info.hi}, '{stmt.target.name}') "
+                         f"for x in {value}]")
+            self.writeline(f"s[{info.offset}:{info.offset + info.slots}] = {value}", stmt.span)
+            return
         slot, info = self.target_slot(stmt.target)
         value = self.checked_value(stmt.value, info, stmt.target.name)
         self.writeline(f"s[{slot}] = {value}", stmt.span)
@@ -332,7 +469,10 @@ class CodeGenerator:
         self.writeline(f"v_{stmt.name} = {self.expr(stmt.value)}", stmt.span)
 
     def stmt_Again(self, stmt: ast.Again) -> None:
-        self.writeline("again = True  # the same player moves again", stmt.span)
+        if self.turn_flags:
+            self.writeline("again = True  # the same player moves again", stmt.span)
+        else:  # the effect keeps the turn whatever happens: nothing to record
+            self.writeline("pass  # again: the same player moves again", stmt.span)
 
     def stmt_StartChance(self, stmt: ast.StartChance) -> None:
         info = self.game.chances[stmt.event]
@@ -392,12 +532,6 @@ class CodeGenerator:
         self.writeline("return EFFECTS[move.kind](state, *move.args)")
         self.outdent()
         self.blank()
-        self.writeline("def successors(state):")
-        self.indent()
-        self.writeline("return [(move, EFFECTS[move.kind](state, *move.args)) "
-                       "for move in actions(state)]")
-        self.outdent()
-        self.blank()
 
     def generate_end(self) -> None:
         game = self.game
@@ -426,13 +560,36 @@ class CodeGenerator:
             self.indent()
             self.writeline("return None")
             self.outdent()
-        self.writeline(f"if {terminal}:", tspan)
-        self.indent()
-        self.writeline(f"return {utility}", uspan)
-        self.outdent()
-        self.writeline("return None")
+        self.generate_outcome_body(game.terminal.condition, game.utility.value, tspan, uspan)
         self.outdent()
         self.blank()
+
+    def generate_outcome_body(self, terminal: ast.Expr, utility: ast.Expr, tspan, uspan) -> None:
+        """TERMINAL-TEST and UTILITY at once, each condition evaluated once.
+
+        When the utility is an if-chain whose conditions are also alternatives of the terminal
+        test (``terminal won(X) or won(O) or full`` with ``utility if won(X) then 1 else if
+        won(O) then -1 else 0``), a true condition both ends the game and gives its value:
+        ``if won(X): return 1`` — the shape a person writes by hand.
+        """
+        alternatives = [self.expr(e) for e in _flatten_or(terminal)]
+        while isinstance(utility, ast.IfExpr):
+            condition = self.expr(utility.condition)
+            if condition not in alternatives:
+                break
+            self.writeline(f"if {condition}:", tspan)
+            self.indent()
+            self.writeline(f"return {self.expr(utility.then)}", uspan)
+            self.outdent()
+            alternatives.remove(condition)
+            utility = utility.orelse
+        rest = " or ".join(alternatives) if alternatives else "False"
+        if rest != "False":
+            self.writeline(f"if {rest}:", tspan)
+            self.indent()
+            self.writeline(f"return {self.expr(utility)}", uspan)
+            self.outdent()
+        self.writeline("return None")
 
     def generate_evaluate(self) -> None:
         self.writeline("def evaluate(state):")
@@ -443,6 +600,18 @@ class CodeGenerator:
         else:
             self.writeline(f"return {self.expr(evaluate.value)}", evaluate.span)
         self.outdent()
+        self.blank()
+
+    def generate_render(self) -> None:
+        """One function per item of ``render``: what ``plies play`` shows of a state."""
+        items = self.game.render.items if self.game.render else ()
+        for i, item in enumerate(items):
+            self.writeline(f"def render_{i}(state):", item.span)
+            self.indent()
+            self.writeline(f"return {self.expr(item)}", item.span)
+            self.outdent()
+            self.blank()
+        self.writeline("RENDER = (" + "".join(f"render_{i}, " for i in range(len(items))) + ")")
         self.blank()
 
     # -- explicit trees --
@@ -495,6 +664,7 @@ class CodeGenerator:
             "def outcome(state):\n    return VALUES[state]",
             "def chance_outcomes(state):\n    return OUTCOMES[state]",
             "def evaluate(state):\n    return 0",
+            "RENDER = ()",
         ):
             for line in text.split("\n"):
                 self.writeline(line)
@@ -519,13 +689,13 @@ class CodeGenerator:
         resolution = self.game.names[id(node)]
         kind = resolution.kind
         if kind == "local":
-            return f"v_{node.id}"
+            return self.env.get(node.id, f"v_{node.id}")
         if kind in ("param", "const"):
             return _literal(self.encode(resolution.value))
         if kind == "symbol":
             return str(resolution.value)
         if kind == "helper":
-            return f"def_{node.id}({self.st})"
+            return self.inline_helper(resolution.value, [])
         info: VarInfo = resolution.value
         if info.slots == 1 and not isinstance(info.type, (T.Array, T.Grid)):
             return f"{self.st}[{info.offset}]"
@@ -566,6 +736,9 @@ class CodeGenerator:
 
     def checked_index(self, node: ast.Expr, size: int, what: str) -> str:
         code = self.expr(node)
+        value = _int_literal(code)
+        if value is not None and 0 <= value < size:
+            return code
         interval = self.game.intervals.get(id(node))
         if interval is not None and 0 <= interval[0] and interval[1] < size:
             return code  # the checker proved the index is in range
@@ -575,8 +748,10 @@ class CodeGenerator:
         name = node.function
         args = node.args or ()
         if name in self.game.helpers:
-            codes = "".join(f", {self.expr(a)}" for a in args)
-            return f"def_{name}({self.st}{codes})"
+            codes = [self.expr(a) for a in args]
+            if all(_is_literal(code) for code in codes):
+                return self.inline_helper(self.game.helpers[name], codes)
+            return f"def_{name}({self.st}{''.join(', ' + code for code in codes)})"
         if name == "line":
             return self.line_call(node)
         if name in ("len", "rows", "cols"):
@@ -586,24 +761,42 @@ class CodeGenerator:
         codes = ", ".join(self.expr(a) for a in args)
         return f"{name}({codes})"
 
+    def inline_helper(self, helper, codes: list[str]) -> str:
+        """A definition's body written in place, its parameters bound to literal arguments."""
+        saved = self.env
+        self.env = {name: code for (name, _), code in zip(helper.params, codes)}
+        try:
+            return self.expr(helper.decl.body)
+        finally:
+            self.env = saved
+
     def line_call(self, node: ast.Call) -> str:
         grid_arg, value_arg, length_arg = node.args
         info = self.game.names[id(grid_arg)].value
         length = self.game.intervals[id(length_arg)][0]  # the checker made sure it is constant
+        cells = _grid_lines(info, length)
+        value = self.expr(value_arg)
+        if _is_literal(value) and len(cells) * length <= UNROLL_LIMIT:
+            return _line_code(self.st, cells, value)  # written out: no call, no loop
         key = (grid_arg.id, info.offset, length)
         function = self.line_functions.get(key)
         if function is None:
             function = f"line_{len(self.line_functions)}"
             self.line_functions[key] = function
             self.pending_functions.append(
-                _line_function(function, info, length, f"line({grid_arg.id}, _, {length})"))
-        return f"{function}({self.st}, {self.expr(value_arg)})"
+                _line_function(function, cells, f"line({grid_arg.id}, _, {length})"))
+        return f"{function}({self.st}, {value})"
 
     def visit_Negate(self, node: ast.Negate) -> str:
-        return f"(-{self.expr(node.operand)})"
+        operand = self.expr(node.operand)
+        value = _int_literal(operand)
+        return str(-value) if value is not None else f"(-{operand})"
 
     def visit_Binary(self, node: ast.Binary) -> str:
         left, right = self.expr(node.left), self.expr(node.right)
+        a, b = _int_literal(left), _int_literal(right)
+        if a is not None and b is not None and node.op in ("+", "-", "*"):
+            return str(a + b if node.op == "+" else a - b if node.op == "-" else a * b)
         if node.op == "/":
             return f"divide({left}, {right})"
         if node.op == "div":
@@ -613,33 +806,107 @@ class CodeGenerator:
         return f"({left} {node.op} {right})"
 
     def visit_Compare(self, node: ast.Compare) -> str:
-        return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
+        left, right = self.expr(node.left), self.expr(node.right)
+        a, b = _int_literal(left), _int_literal(right)
+        if a is not None and b is not None:
+            return str(_COMPARE[node.op](a, b))
+        return f"({left} {node.op} {right})"
 
     def visit_Not(self, node: ast.Not) -> str:
-        return f"(not {self.expr(node.operand)})"
+        operand = self.expr(node.operand)
+        if operand in ("True", "False"):
+            return "False" if operand == "True" else "True"
+        return f"(not {operand})"
 
     def visit_And(self, node: ast.And) -> str:
-        return f"({self.expr(node.left)} and {self.expr(node.right)})"
+        left = self.expr(node.left)
+        if left in ("True", "False"):
+            return self.expr(node.right) if left == "True" else "False"
+        right = self.expr(node.right)
+        return left if right == "True" else f"({left} and {right})"
 
     def visit_Or(self, node: ast.Or) -> str:
-        return f"({self.expr(node.left)} or {self.expr(node.right)})"
+        left = self.expr(node.left)
+        if left in ("True", "False"):
+            return "True" if left == "True" else self.expr(node.right)
+        right = self.expr(node.right)
+        return left if right == "False" else f"({left} or {right})"
 
     def visit_IfExpr(self, node: ast.IfExpr) -> str:
-        return (f"({self.expr(node.then)} if {self.expr(node.condition)} "
-                f"else {self.expr(node.orelse)})")
+        condition = self.expr(node.condition)
+        if condition in ("True", "False"):
+            return self.expr(node.then if condition == "True" else node.orelse)
+        return f"({self.expr(node.then)} if {condition} else {self.expr(node.orelse)})"
 
     def visit_LetExpr(self, node: ast.LetExpr) -> str:
-        return f"(lambda v_{node.name}: {self.expr(node.body)})({self.expr(node.value)})"
+        value = self.expr(node.value)
+        with self.shadowing([node.name]):
+            body = self.expr(node.body)
+        return f"(lambda v_{node.name}: {body})({value})"
 
     def visit_Aggregate(self, node: ast.Aggregate) -> str:
+        unrolled = self.unrolled_aggregate(node)
+        if unrolled is not None:
+            return unrolled
         names = ", ".join(f"v_{n}" for n in node.names)
         loop = f"for {names} in {self.domain(node.domain, node.names)}"
-        body = self.expr(node.body)
+        with self.shadowing(node.names):
+            body = self.expr(node.body)
         if node.kind == "count":
             return f"sum(1 {loop} if {body})"
         function = {"any": "any", "all": "all", "sum": "sum", "min": "minimum",
                     "max": "maximum"}[node.kind]
         return f"{function}({body} {loop})"
+
+    def unrolled_aggregate(self, node: ast.Aggregate) -> str | None:
+        """The aggregate written out element by element, when its domain is small and fixed."""
+        values = self.static_values(node.domain)
+        if values is None or len(values) > UNROLL_LIMIT // 4:
+            return None
+        bodies = []
+        for value in values:
+            with self.binding(node.names, value if len(node.names) > 1 else (value,)):
+                bodies.append(self.expr(node.body))
+        kind = node.kind
+        if kind in ("any", "all"):
+            word, empty, stop = (" or ", "False", "True") if kind == "any" else \
+                (" and ", "True", "False")
+            bodies = [b for b in bodies if b != empty]
+            if stop in bodies:
+                return stop
+            return "(" + word.join(bodies) + ")" if bodies else empty
+        if kind in ("sum", "count"):
+            return "(0 + " + " + ".join(bodies) + ")" if bodies else "0"
+        if not bodies:
+            return f"{'minimum' if kind == 'min' else 'maximum'}(())"
+        return bodies[0] if len(bodies) == 1 else f"{kind}({', '.join(bodies)})"
+
+    def static_values(self, domain: ast.Domain) -> tuple | None:
+        """The domain's values, encoded as the state stores them, when known before the game."""
+        info = self.game.domains[id(domain)]
+        if info.static is None or (domain.order_key is not None and not info.ordered):
+            return None
+        return tuple(self.encode(v) for v in info.static)
+
+    @contextlib.contextmanager
+    def binding(self, names, values: tuple):
+        """Bind ``names`` to known values while code is written."""
+        saved = self.env
+        self.env = {**saved, **{n: _literal(v) for n, v in zip(names, values)}}
+        try:
+            yield
+        finally:
+            self.env = saved
+
+    @contextlib.contextmanager
+    def shadowing(self, names):
+        """Inside a Python-level binding of ``names`` (lambda, generator), they are not known."""
+        saved = self.env
+        self.env = {k: v for k, v in saved.items() if k not in names}
+        try:
+            yield
+        finally:
+            self.env = saved
 
     def domain(self, domain: ast.Domain, names) -> str:
         """A Python iterable over the domain's values, in the declared order."""
@@ -688,7 +955,19 @@ def _uses_turn_statements(stmts) -> bool:
     return False
 
 
+def _flatten_or(node: ast.Expr) -> list[ast.Expr]:
+    """The alternatives of ``a or b or c``, in order."""
+    if isinstance(node, ast.Or):
+        return _flatten_or(node.left) + _flatten_or(node.right)
+    return [node]
+
+
 def _sum_code(offset: int, first: str, scale: int, second: str | None) -> str:
+    """``offset + first * scale + second``, folded to a number when every part is one."""
+    a = _int_literal(first)
+    b = _int_literal(second) if second is not None else 0
+    if a is not None and b is not None:
+        return str(offset + a * scale + b)
     parts = [str(offset)] if offset else []
     parts.append(first if scale == 1 else f"{first} * {scale}")
     if second is not None:
@@ -696,8 +975,26 @@ def _sum_code(offset: int, first: str, scale: int, second: str | None) -> str:
     return " + ".join(parts)
 
 
-def _line_function(name: str, info: VarInfo, k: int, title: str) -> list[str]:
-    """A function telling whether ``value`` fills k cells in a row, column or diagonal."""
+def _int_literal(code: str | None) -> int | None:
+    """The value of ``code`` when it is an integer literal, else None."""
+    if code is None:
+        return None
+    text = code[1:] if code.startswith("-") else code
+    return int(code) if text.isdigit() and len(text) < 19 else None
+
+
+def _is_literal(code: str) -> bool:
+    return code in ("True", "False") or _int_literal(code) is not None
+
+
+_STATE_READ = re.compile(r"state\[([^\]]*)\]")
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
+    """The slots of every k cells in a row, column or diagonal of a grid variable."""
     grid = info.type
     rows, cols = grid.rows, grid.cols
     lines = []
@@ -708,8 +1005,26 @@ def _line_function(name: str, info: VarInfo, k: int, title: str) -> list[str]:
                 if 0 <= end_r < rows and 0 <= end_c < cols:
                     lines.append(tuple(info.offset + (r + dr * i) * cols + (c + dc * i)
                                        for i in range(k)))
+    return tuple(lines)
+
+
+def _line_code(st: str, lines, value: str) -> str:
+    """``value`` fills one of ``lines``, written out as comparisons."""
+    if not lines:
+        return "False"
+    return "(\n        " + "\n        or ".join(
+        "(" + " and ".join(f"{st}[{cell}] == {value}" for cell in cells) + ")"
+        for cells in lines) + "\n    )"
+
+
+def _line_function(name: str, lines, title: str) -> list[str]:
+    """A function telling whether ``value`` fills k cells in a row, column or diagonal."""
+    if len(lines) * len(lines[0] if lines else ()) <= UNROLL_LIMIT:
+        return [f"def {name}(state, value):  # {title}",
+                f"    return {_line_code('state', lines, 'value')}",
+                ""]
     table = name.upper()
-    code = [f"{table} = {_literal(tuple(lines)) if lines else '()'}  # the lines of {title}",
+    return [f"{table} = {_literal(tuple(lines)) if lines else '()'}  # the lines of {title}",
             "",
             f"def {name}(state, value):  # {title}",
             f"    for cells in {table}:",
@@ -720,7 +1035,6 @@ def _line_function(name: str, info: VarInfo, k: int, title: str) -> list[str]:
             "            return True",
             "    return False",
             ""]
-    return code
 
 
 def _literal(value) -> str:

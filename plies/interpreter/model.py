@@ -48,6 +48,7 @@ class GameModel:
         self.outcome = namespace["outcome"]
         self.chance_outcomes = namespace["chance_outcomes"]
         self.evaluate = namespace["evaluate"]
+        self.render_items = namespace["RENDER"]  # one function per item of `render`
 
     # -- moves --
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.solvers.protocol import CHANCE
 
@@ -22,20 +23,16 @@ def render_state(model, state) -> str:
             return f"leaf{name}: utility {_number(node.value)}"
         return f"{node.kind} node{name}"
     lines = []
-    for name, info in checked.vars.items():
-        cells = state[info.offset:info.offset + info.slots]
-        t = info.type
-        if isinstance(t, T.Grid) and info.slots == t.rows * t.cols:
-            lines.append(f"{name}:")
-            lines.extend(_board(model, t, cells))
-        elif isinstance(t, T.Array) and t.by_player:
-            shown = ", ".join(f"{player} {_value(model, t.element, v)}"
-                              for (player, _), v in zip(checked.players, cells))
-            lines.append(f"{name}: {shown}")
-        elif isinstance(t, T.Array):
-            lines.append(f"{name}: [" + ", ".join(_value(model, t.element, v) for v in cells) + "]")
-        else:
-            lines.append(f"{name}: {_value(model, t, cells[0])}")
+    if checked.render is not None:  # the game says what to show
+        for item, function in zip(checked.render.items, model.render_items):
+            label = _source_text(checked.source, item.span)
+            if isinstance(item, ast.Name) and item.id in checked.vars:
+                lines.extend(_variable(model, state, item.id))
+            else:
+                lines.append(f"{label}: {_value(model, checked.types[id(item)], function(state))}")
+    else:
+        for name in checked.vars:
+            lines.extend(_variable(model, state, name))
     if model.is_terminal(state):
         lines.append("the game is over")
     elif model.to_move(state) == CHANCE:
@@ -44,6 +41,31 @@ def render_state(model, state) -> str:
     else:
         lines.append(f"{checked.symbol_name(state[0])} to move")
     return "\n".join(lines)
+
+
+def _variable(model, state, name: str) -> list[str]:
+    """A state variable as lines: a board for a grid, a list for an array, else its value."""
+    checked = model.checked
+    info = checked.vars[name]
+    cells = state[info.offset:info.offset + info.slots]
+    t = info.type
+    if isinstance(t, T.Grid):
+        return [f"{name}:"] + _board(model, t, cells)
+    if isinstance(t, T.Array) and t.by_player:
+        shown = ", ".join(f"{player} {_value(model, t.element, v)}"
+                          for (player, _), v in zip(checked.players, cells))
+        return [f"{name}: {shown}"]
+    if isinstance(t, T.Array):
+        return [f"{name}: [" + ", ".join(_value(model, t.element, v) for v in cells) + "]"]
+    return [f"{name}: {_value(model, t, cells[0])}"]
+
+
+def _source_text(source: str, span) -> str:
+    """The text of a one-line span of the game file (how the designer wrote the item)."""
+    lines = source.splitlines()
+    if span.line != span.end_line or not 0 < span.line <= len(lines):
+        return "value"
+    return lines[span.line - 1][span.column - 1:span.end_column - 1]
 
 
 def _board(model, grid: T.Grid, cells) -> list[str]:
@@ -68,6 +90,8 @@ def _glyph(model, t: T.Type, value) -> str:
 
 
 def _value(model, t: T.Type, value) -> str:
+    if isinstance(t, T.Array):
+        return "[" + ", ".join(_value(model, t.element, v) for v in value) + "]"
     if isinstance(t, T.Symbols):
         return model.checked.symbol_name(value)
     if isinstance(t, T.Bool):

@@ -42,12 +42,15 @@ class Move:
 class MoveTable(dict):
     """The moves of one kind, made once each, keyed by their arguments."""
 
-    def __init__(self, kind: int, name: str, shown=None):
+    def __init__(self, kind: int, name: str, names: dict | None = None, symbolic: tuple = ()):
         super().__init__()
-        self.kind, self.name, self.shown = kind, name, shown
+        self.kind, self.name, self.names, self.symbolic = kind, name, names, symbolic
 
     def __missing__(self, args: tuple) -> Move:
-        shown = self.shown(args) if self.shown else None
+        shown = None
+        if self.names:  # symbol and player arguments are written by name: paint(red)
+            shown = tuple(self.names.get(a, a) if symbolic else a
+                          for a, symbolic in zip(args, self.symbolic))
         move = self[args] = Move(self.kind, self.name, args, shown)
         return move
 
