@@ -7,6 +7,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import plies
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from plies.solvers import solve
 
 
@@ -89,3 +91,16 @@ def test_a_rule_failing_while_moves_are_played_names_the_line_and_the_moves():
         ]
     else:
         raise AssertionError("the range check did not fire")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=3))
+def test_the_shipped_nim_agrees_with_boutons_xor_rule(heaps):
+    value = plies.load("nim", heaps=tuple(heaps)).solve().value
+    xor = 0
+    for heap in heaps:
+        xor ^= heap
+    if sum(heaps) == 0:
+        assert value == -1  # no object to take: the first player has already lost
+    else:
+        assert value == (1 if xor else -1)

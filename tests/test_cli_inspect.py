@@ -53,3 +53,9 @@ def test_info_infers_the_bounds_of_a_tree():
     result = runner.invoke(app, ["info", "aima_fig5_2"])
     assert "bounds      2..14 (inferred by the checker)" in result.stdout
     assert "tree        13 nodes" in result.stdout
+
+
+def test_perft_on_a_tree_game():
+    data = json.loads(runner.invoke(app, ["perft", "aima_fig5_2", "--depth", "2", "--json"]).stdout)
+    assert data["counts"] == [1, 3, 9]
+    assert data["terminal"] == [0, 0, 9]

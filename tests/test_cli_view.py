@@ -114,3 +114,13 @@ def test_tree_usage_errors(args, message):
     result = runner.invoke(app, ["tree", "aima_fig5_2", *args])
     assert result.exit_code == 2
     assert result.stderr.strip() == message
+
+
+def test_svg_without_graphviz_says_how_to_install_it(monkeypatch, tmp_path):
+    import shutil
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    result = runner.invoke(app, ["tree", "aima_fig5_2", "-f", "svg", "-o", str(tmp_path / "t.svg")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "error: drawing svg or png needs Graphviz's `dot`: install it (e.g. `apt-get install "
+        "graphviz` or `brew install graphviz`), or use --format dot and render the file elsewhere")
