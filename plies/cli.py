@@ -75,6 +75,16 @@ def _reports_errors(command):
     return wrapper
 
 
+def _start(model, from_moves: str | None):
+    """The position after ``--from`` moves (the initial state without them)."""
+    return model.play_all(from_moves.split() if from_moves else [])
+
+
+def _shown_algorithm(model, algorithm: str) -> str:
+    """The algorithm explain and tree show: as asked, else alpha-beta or expectiminimax."""
+    return algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
+
+
 def _params(values: list[str] | None) -> dict[str, object]:
     params = {}
     for text in values or ():
@@ -298,8 +308,7 @@ def perft(
 ) -> None:
     """Count the positions at each depth from the start, to check the rules."""
     model = load(game, **_params(param))
-    start = model.play_all(from_moves.split() if from_moves else [])
-    result = count_positions(model, depth, state=start, distinct=distinct)
+    result = count_positions(model, depth, state=_start(model, from_moves), distinct=distinct)
     if as_json:
         typer.echo(json.dumps({"game": model.name, "counts": result.counts,
                                "terminal": result.terminal, "distinct": result.distinct,
@@ -460,8 +469,7 @@ def explain(
     """Watch the search step by step: alpha and beta, backed-up values, cut-offs."""
     from plies.explain import explain as explain_search
     model = load(game, **_params(param))
-    algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
-    start = model.play_all(from_moves.split() if from_moves else [])
+    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     color = sys.stdout.isatty()
     for line in explain_search(model, algorithm, state=start, max_steps=max_steps, depth=depth):
         style = _STYLES.get(line.style)
@@ -498,8 +506,7 @@ def tree(
     if output_format in ("svg", "png") and output is None:
         raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
     model = load(game, **_params(param))
-    algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
-    start = model.play_all(from_moves.split() if from_moves else [])
+    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     search = record(model, algorithm, state=start, max_nodes=max_nodes)
     note = "" if search.complete else \
         f"(the search was cut at {max_nodes:,} nodes; --max-nodes N records more)"

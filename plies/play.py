@@ -72,12 +72,8 @@ class PlaySession:
         self.write(textwrap.fill(listed, width=78, initial_indent="  ", subsequent_indent="  ",
                                  break_on_hyphens=False))
         while True:
-            text = self.ask("move (number or text; hint, undo, quit)> ", lines)
+            text = self.answer("move (number or text; hint, undo, quit)> ", lines)
             if text is None:
-                self.write("the input ended before the game did")
-                return None
-            if text == "quit":
-                self.write("game abandoned")
                 return None
             if text == "hint":
                 best = self.solver_move(state)
@@ -107,12 +103,8 @@ class PlaySession:
         if self.manual_chance:
             shown = "  ".join(f"{o} ({value_text(p)})" for o, p in outcomes)
             while True:
-                text = self.ask(f"chance: {shown}> ", lines)
+                text = self.answer(f"chance: {shown}> ", lines)
                 if text is None:
-                    self.write("the input ended before the game did")
-                    return None
-                if text == "quit":
-                    self.write("game abandoned")
                     return None
                 picked = self.pick([o for o, _ in outcomes], text)
                 if picked is not None:
@@ -186,6 +178,16 @@ class PlaySession:
             if option == wanted:
                 return option
         return None
+
+    def answer(self, prompt: str, lines: Iterator[str] | None) -> str | None:
+        """The next answer, or None (said why) when the input ended or the player quit."""
+        text = self.ask(prompt, lines)
+        if text is None:
+            self.write("the input ended before the game did")
+        elif text == "quit":
+            self.write("game abandoned")
+            return None
+        return text
 
     def ask(self, prompt: str, lines: Iterator[str] | None) -> str | None:
         """The next non-empty answer: typed at the prompt, or read from ``lines`` and echoed."""

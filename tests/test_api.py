@@ -104,3 +104,15 @@ def test_the_shipped_nim_agrees_with_boutons_xor_rule(heaps):
         assert value == -1  # no object to take: the first player has already lost
     else:
         assert value == (1 if xor else -1)
+
+
+def test_minimax_names_the_move_that_failed_while_children_were_built():
+    game = plies.load_source("game g\nplayers A max, B min\nstate\n  n: 0..2 = 0\n"
+                             "move up { n += 1 }\nterminal false\nutility 0\n", "g.game")
+    try:
+        game.solve("minimax")
+    except plies.GameRuntimeError as error:
+        assert error.diagnostic.message == "n would become 3, outside its range 0..2"
+        assert error.moves == ["up", "up", "up"]
+    else:
+        raise AssertionError("the range check did not fire")

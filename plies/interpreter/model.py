@@ -206,9 +206,31 @@ class GameModel:
                                 "runtime", message)
         path = solvers.path_to_failure(error.__traceback__)
         moves = list(before or []) + [str(m) for m in path.moves]
-        if function.startswith("effect_") and path.applying is not None:
-            moves.append(str(path.applying))  # the failure happened while playing this move
+        applying = path.applying
+        making_children = function in ("successors", "result") or function.startswith("effect_")
+        if applying is None and making_children and path.states:
+            applying = self._failing_move(path.states[-1])
+        if applying is not None:
+            moves.append(str(applying))  # the failure happened while playing this move
         return GameRuntimeError(diagnostic, moves, self.checked.source)
+
+    def _failing_move(self, state):
+        """The first move whose RESULT fails in ``state``.
+
+        A search that builds children with SUCCESSORS does not know which move it was
+        applying when one failed; this finds it again, only when an error is reported.
+        """
+        try:
+            moves = [m for m, _ in self.chance_outcomes(state)] \
+                if self.to_move(state) == solvers.CHANCE else list(self.actions(state))
+        except Exception:  # noqa: BLE001 - the state itself is broken: no move to name
+            return None
+        for move in moves:
+            try:
+                self.result(state, move)
+            except Exception:  # noqa: BLE001 - this is the move that fails
+                return move
+        return None
 
 
 def _describe(error: BaseException) -> str:

@@ -32,7 +32,7 @@ def minimax(
     """
     limits = limits or Limits()
     outcome, to_move, actions = game.outcome, game.to_move, game.actions
-    result, evaluate = game.result, game.evaluate
+    result, evaluate, successors = game.result, game.evaluate, game.successors
     nodes = leaves = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
@@ -55,19 +55,19 @@ def minimax(
             line = None
             return evaluate(state)
         player = to_move(state)
-        moves = actions(state)
+        moves = successors(state)
         if not moves:
             raise GameContractError("a non-terminal state has no legal moves")
         if player == MAX:  # MAX-VALUE
             v = -inf
-            for move in moves:
-                child_value = minimax_value(result(state, move), depth - 1)
+            for move, child in moves:
+                child_value = minimax_value(child, depth - 1)
                 if child_value > v:
                     v, best_move, best_line = child_value, move, line
         elif player == MIN:  # MIN-VALUE
             v = inf
-            for move in moves:
-                child_value = minimax_value(result(state, move), depth - 1)
+            for move, child in moves:
+                child_value = minimax_value(child, depth - 1)
                 if child_value < v:
                     v, best_move, best_line = child_value, move, line
         else:

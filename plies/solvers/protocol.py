@@ -96,9 +96,16 @@ class GameBase:
         return self.utility(state) if self.is_terminal(state) else None
 
     def successors(self, state: State) -> list[tuple[Move, State]]:
-        """Every legal move with the state it leads to."""
+        """Every legal move with the state it leads to.
+
+        A plain loop whose variable is ``move``: trace.py reads it to name the move being
+        applied when RESULT fails.
+        """
         result = self.result
-        return [(move, result(state, move)) for move in self.actions(state)]
+        pairs = []
+        for move in self.actions(state):
+            pairs.append((move, result(state, move)))
+        return pairs
 
     def parse_move(self, text: str) -> Move:
         """The legal-anywhere move whose ``str()`` is ``text`` (override for real games)."""

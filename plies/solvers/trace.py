@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType, TracebackType
 from typing import Any, TypeVar
 
-from .protocol import Move, State
+from .protocol import GameBase, Move, State
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -169,3 +169,6 @@ def root_partial(traceback: TracebackType | None) -> tuple[Any, tuple | None]:
     if local.get("best_move") is None:
         return None, None
     return local["v"], (local["best_move"], local.get("best_line"))
+
+
+loop_frame(GameBase.successors)  # its `move` is the move being applied when RESULT fails
