@@ -109,8 +109,9 @@ def solve(
     param: ParamOption = None,
     no_table: Annotated[bool, typer.Option(
         "--no-table", help="Search without a transposition table.")] = False,
-    max_table: Annotated[int, typer.Option(
-        "--max-table", min=1, help="Most entries the transposition table keeps.")] = 2_000_000,
+    max_table: Annotated[Optional[int], typer.Option(
+        "--max-table", min=1, help="Most entries the transposition table keeps (default: as "
+                                   "many as fit in about 1 GB for this game).")] = None,
     max_nodes: Annotated[Optional[int], typer.Option(
         "--max-nodes", min=1, help="Stop after N nodes with the best result so far.")] = None,
     timeout: Annotated[Optional[float], typer.Option(

@@ -38,7 +38,7 @@ def solve(
     max_nodes: int | None = None,
     timeout: float | None = None,
     use_table: bool = True,
-    max_table: int = 2_000_000,
+    max_table: int | None = None,
     star: bool = True,
     progress: Callable[[Progress], object] | None = None,
 ) -> SearchResult:
@@ -53,7 +53,8 @@ def solve(
         max_nodes: Stop after visiting this many states.
         timeout: Stop after this many seconds.
         use_table: Let ``auto`` keep a transposition table.
-        max_table: The most entries the table may hold.
+        max_table: The most entries the table may hold; None: as many as fit in about 1 GB
+            for states of this size (see ``table_capacity``).
         star: Prune chance nodes with Star1/Star2 when the game declares utility bounds.
         progress: Called with a ``Progress`` about every 0.25 s.
 
@@ -68,9 +69,11 @@ def solve(
         GameContractError: The game broke the protocol during the search.
         Exception: Anything a game method raised propagates unchanged; see ``trace``.
     """
-    _check_request(game, algorithm, depth, max_nodes, timeout, max_table)
     if state is None:
         state = game.initial_state()
+    if max_table is None:
+        max_table = table_capacity(state)
+    _check_request(game, algorithm, depth, max_nodes, timeout, max_table)
     limits = Limits(max_nodes, timeout, progress)
     saved_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(saved_limit, RECURSION_LIMIT))
@@ -105,6 +108,21 @@ def solve(
         raise GameContractError(str(error), path.moves) from None
     finally:
         sys.setrecursionlimit(saved_limit)
+
+
+TABLE_BYTES = 1_000_000_000
+"""About how much memory the transposition table may take by default."""
+
+
+def table_capacity(state) -> int:
+    """How many table entries fit in about ``TABLE_BYTES`` for states like ``state``.
+
+    Measured on CPython 3.11: an entry costs about 200 bytes (its share of the dict, the
+    entry tuple, its bounds) plus the state it keeps alive, 8 bytes a slot for a tuple state
+    (tic-tac-toe about 250 bytes an entry, 7x6 Connect Four about 580).
+    """
+    slots = len(state) if isinstance(state, tuple) else 4
+    return min(4_000_000, TABLE_BYTES // (200 + 8 * slots))
 
 
 def _check_request(game, algorithm, depth, max_nodes, timeout, max_table) -> None:
