@@ -69,11 +69,12 @@ def solve(
         GameContractError: The game broke the protocol during the search.
         Exception: Anything a game method raised propagates unchanged; see ``trace``.
     """
+    _check_request(game, algorithm, depth, max_nodes, timeout,
+                   1 if max_table is None else max_table)
     if state is None:
         state = game.initial_state()
     if max_table is None:
         max_table = table_capacity(state)
-    _check_request(game, algorithm, depth, max_nodes, timeout, max_table)
     limits = Limits(max_nodes, timeout, progress)
     saved_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(saved_limit, RECURSION_LIMIT))
