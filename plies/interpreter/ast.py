@@ -589,8 +589,6 @@ class Start(Node):
     items: tuple[Item, ...] = field(default=())
 
 
-Program = Start
-
 LIST_RULES = frozenset(
     {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if"}
 )

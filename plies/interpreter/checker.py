@@ -161,11 +161,6 @@ class CheckedGame:
             return any(node.kind == "chance" for node in self.tree)
         return bool(self.chances)
 
-    @property
-    def first_slot(self) -> int:
-        """Slots before the variables: the turn, and the pending chance event if any."""
-        return 2 if self.chances else 1
-
     def symbol_name(self, code: int) -> str:
         for name, value in self.symbols.items():
             if value == code:
@@ -1673,4 +1668,3 @@ def _keyword(cls) -> str:
 
 
 show_value = _show
-value_kind = _value_kind

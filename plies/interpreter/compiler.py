@@ -56,7 +56,6 @@ class CodeGenerator:
         self.spans: list[ast.Span | None] = []
         self.level = 0
         self.span: ast.Span | None = None
-        self.counter = 0
         self.line_functions: dict[tuple[str, int, int], str] = {}
         self.pending_functions: list[list[str]] = []
         self.st = "state"  # the name of the state in the code being written
@@ -79,10 +78,6 @@ class CodeGenerator:
 
     def outdent(self) -> None:
         self.level -= 1
-
-    def temporary(self, prefix: str = "t") -> str:
-        self.counter += 1
-        return f"_{prefix}{self.counter}"
 
     def blank(self) -> None:
         self.writeline("")

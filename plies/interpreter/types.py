@@ -90,10 +90,6 @@ class Error(Type):
 ERROR = Error()
 
 
-def is_number(t: Type) -> bool:
-    """True for int and rational numbers."""
-    return isinstance(t, Number)
-
 
 def join(a: Type, b: Type) -> Type | None:
     """The type both ``a`` and ``b`` fit in (for if/else branches), or None."""
