@@ -432,6 +432,9 @@ def play(
         "--seed", help="Seed for rolling chance events (the same seed, the same rolls).")] = None,
     chance: Annotated[str, typer.Option(
         "--chance", help="auto: roll chance events; manual: you type each outcome.")] = "auto",
+    think: Annotated[float, typer.Option(
+        "--think", min=0.01, help="Seconds the solver may take per decision; past that it "
+                                  "plays and judges by its best estimate.")] = 2.0,
     param: ParamOption = None,
 ) -> None:
     """Play a game against the solver. Moves come from the keyboard or a pipe."""
@@ -441,7 +444,7 @@ def play(
     if chance not in ("auto", "manual"):
         raise UsageError(f"--chance takes auto or manual; got '{chance}'")
     model = load(game, **_params(param))
-    session = PlaySession(model, human=side, depth=depth, seed=seed,
+    session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
                           manual_chance=chance == "manual", write=typer.echo)
     raise typer.Exit(code=session.run(None if sys.stdin.isatty() else iter(sys.stdin)))
 

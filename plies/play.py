@@ -24,11 +24,12 @@ class PlaySession:
     """One game between the people at the keyboard and the solver."""
 
     def __init__(self, model: GameModel, *, human: str = "MAX", depth: int | None = None,
-                 seed: int | None = None, manual_chance: bool = False,
+                 seed: int | None = None, manual_chance: bool = False, think: float = 2.0,
                  write: Callable[[str], None] = print):
         self.model = model
         self.humans = {"MAX": {MAX}, "MIN": {MIN}, "both": {MAX, MIN}, "none": set()}[human]
         self.depth = depth
+        self.think = think  # seconds the solver may take for each decision
         self.random = random.Random(seed)
         self.manual_chance = manual_chance
         self.write = write
@@ -68,9 +69,9 @@ class PlaySession:
         model = self.model
         moves = list(model.actions(state))
         self.write(f"{model.player_name(role)} to move. Legal moves:")
-        listed = "  ".join(f"{i}) {m}" for i, m in enumerate(moves, start=1))
+        listed = "  ".join(f"{i})\xa0{m}" for i, m in enumerate(moves, start=1))  # keep "7) x" whole
         self.write(textwrap.fill(listed, width=78, initial_indent="  ", subsequent_indent="  ",
-                                 break_on_hyphens=False))
+                                 break_on_hyphens=False).replace("\xa0", " "))
         while True:
             text = self.answer("move (number or text; hint, undo, quit)> ", lines)
             if text is None:
@@ -130,23 +131,35 @@ class PlaySession:
 
     # -- the solver's view --
 
-    def value(self, state):
-        return self.model.solve("auto", state=state, depth=self.depth).value
+    def search(self, state, seconds: float):
+        """The solver's verdict on ``state``: exact when it can finish, else an estimate."""
+        return self.model.solve("auto", state=state, depth=self.depth, timeout=seconds)
 
     def solver_move(self, state):
-        result = self.model.solve("auto", state=state, depth=self.depth)
-        return result.best_move
+        move = self.search(state, self.think).best_move
+        return move if move is not None else self.model.actions(state)[0]
 
     def judge(self, state, role, moves, chosen) -> str:
-        """What the chosen move was worth, compared with the best one."""
+        """What the chosen move was worth, compared with the best one (estimated if need be)."""
         model = self.model
-        values = {m: self.value(model.result(state, m)) for m in moves}
+        results = {m: self.search(model.result(state, m), self.think / len(moves)) for m in moves}
+        if any(r.value is None for r in results.values()):
+            return f"{chosen}: no time to judge it (--think S gives the solver more)"
+        values = {m: r.value for m, r in results.items()}
         best = max(values.values()) if role == MAX else min(values.values())
         mine = values[chosen]
         as_good = [str(m) for m, v in values.items() if v == best and m != chosen]
+        exact = all(r.proved for r in results.values())
+        if not exact:
+            depth = min(r.depth or 0 for r in results.values())
+            note = f" (an estimate: a search {depth} plies deep did not reach the end)"
+            if mine == best:
+                return f"{chosen} looks as good as any move{note}"
+            best_moves = [str(m) for m, v in values.items() if v == best]
+            return (f"{chosen} looks weaker: about {value_text(mine)}, against "
+                    f"{value_text(best)} for {' or '.join(best_moves)}{note}")
         if mine == best:
-            meaning = model.meaning(best) if self.depth is None else f"the value {value_text(best)}"
-            text = f"{chosen} keeps {_article(meaning)}"
+            text = f"{chosen} keeps {_article(model.meaning(best))}"
             if len(as_good) > 3:
                 text += f"; {len(as_good)} other moves were as good"
             elif as_good:

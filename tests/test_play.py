@@ -74,3 +74,12 @@ def test_bad_side_is_a_usage_error():
     result = play("tictactoe", "--as", "X", moves="")
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: --as takes MAX, MIN, both, none; got 'X'"
+
+
+def test_a_game_too_big_to_solve_is_judged_by_estimates():
+    result = play("connect4", "--depth", "2", moves="drop(3)\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert ("drop(3) looks as good as any move (an estimate: a search 2 plies deep did not "
+            "reach the end)") in result.stdout
+    assert "\n  7) drop(6)\n" in result.stdout  # an item is never split across lines
+    assert "yellow (MIN) plays drop(3)" in result.stdout
