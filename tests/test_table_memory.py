@@ -7,7 +7,7 @@ import tracemalloc
 
 import plies
 from plies.solvers import solve
-from plies.solvers.solver import TABLE_BYTES, table_capacity
+from plies.solvers.table import TABLE_BYTES, table_capacity
 
 
 def test_the_default_table_of_the_largest_shipped_state_fits_the_budget():

@@ -24,7 +24,7 @@ from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State
 from .result import SearchResult, Stats, exact, line_moves, search_result
-from .table import PROVED, extend_line
+from .table import PROVED, extend_line, table_capacity
 from .trace import loop_frame, root_partial, search_frame
 
 
@@ -35,7 +35,7 @@ def auto(
     depth: int | None = None,
     limits: Limits | None = None,
     use_table: bool = True,
-    max_table: int = 2_000_000,
+    max_table: int | None = None,
     star: bool = True,
 ) -> SearchResult:
     """Alpha-beta (Star1/Star2 at chance nodes) with a transposition table.
@@ -47,7 +47,7 @@ def auto(
         limits: Node and time limits; with either, the search deepens iteratively and returns
             the last completed iteration when stopped.
         use_table: Keep a transposition table.
-        max_table: The most entries the table may hold.
+        max_table: The most entries the table may hold; None: ``table_capacity(state)``.
         star: Prune chance nodes with Star1/Star2 when the game declares utility bounds.
 
     Returns:
@@ -60,7 +60,7 @@ def auto(
         depth=depth,
         limits=limits,
         table={} if use_table else None,
-        max_table=max_table,
+        max_table=table_capacity(state) if max_table is None else max_table,
         star=star,
         iterate=depth is not None or limits.limited,
         algorithm="expectiminimax" if game.has_chance else "alphabeta",

@@ -13,6 +13,7 @@ from .minimax import minimax
 from .protocol import Game, State
 from .result import SearchResult
 from .search import auto
+from .table import table_capacity
 from .trace import path_to_failure, repeated_position, search_depth, search_share
 
 ALGORITHMS = ("auto", "minimax", "alphabeta", "expectiminimax")
@@ -109,21 +110,6 @@ def solve(
         raise GameContractError(str(error), path.moves) from None
     finally:
         sys.setrecursionlimit(saved_limit)
-
-
-TABLE_BYTES = 1_000_000_000
-"""About how much memory the transposition table may take by default."""
-
-
-def table_capacity(state) -> int:
-    """How many table entries fit in about ``TABLE_BYTES`` for states like ``state``.
-
-    Measured on CPython 3.11: an entry costs about 200 bytes (its share of the dict, the
-    entry tuple, its bounds) plus the state it keeps alive, 8 bytes a slot for a tuple state
-    (tic-tac-toe about 250 bytes an entry, 7x6 Connect Four about 580).
-    """
-    slots = len(state) if isinstance(state, tuple) else 4
-    return min(4_000_000, TABLE_BYTES // (200 + 8 * slots))
 
 
 def _check_request(game, algorithm, depth, max_nodes, timeout, max_table) -> None:
