@@ -165,6 +165,14 @@ class _Tracker:
         if len(self.tokens) > MAX_TOKENS:
             raise _TooMany(token)
 
+    def forget_after(self, token: Token) -> None:
+        """Forget the token read after ``token``: the error is ``token``'s own after all."""
+        if self.tokens and self.tokens[-1] is not token and len(self.tokens) > 1 \
+                and self.tokens[-2] is token:
+            dropped = self.tokens.pop()
+            if self.stack and self.stack[-1].token is dropped:
+                self.stack.pop()
+
     def owner(self, opened: _Open) -> str:
         """What an open bracket belongs to, in words: "move 'take'", "'if' block", ..."""
         if str(opened.token) != "{":
@@ -251,6 +259,7 @@ def _parse_tracked(text: str, tracker: _Tracker) -> Tree:
         return state.feed_token(end, True)
     except UnexpectedInput:
         if read_as_name is not None:  # the name led nowhere: the keyword's own error stands
+            tracker.forget_after(read_as_name[1])
             _unread(state, *read_as_name)
         raise
 
@@ -429,6 +438,19 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _parser_expects(error: UnexpectedInput) -> set[str]:
+    """The terminals the parser could take where it failed.
+
+    The lexer of every state also tries NAME (plies.grammar keeps keywords whole words), so the
+    terminals a lexer error lists are not the parser's: the parse table says.
+    """
+    state = getattr(error, "state", None)
+    if state is not None and hasattr(state, "parse_conf"):
+        return {name for name in state.parse_conf.states[state.position]
+                if name.isupper() or name == "$END"}
+    return set(getattr(error, "expected", ()) or ())
+
+
 def _token_text(token: Token) -> str:
     if token.type == "$END":
         return "the end of the file"
@@ -444,7 +466,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str, filename: str,
     if isinstance(error, UnexpectedCharacters):
         return _character_diagnostic(error, text, filename, line, column)
     token = getattr(error, "token", None)
-    expected = set(getattr(error, "expected", ()) or ())
+    expected = _parser_expects(error)
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
     if at_end and tracker.stack:
         opened = tracker.stack[-1]
