@@ -106,6 +106,7 @@ TEMPLATES = {"countdown": (COUNTDOWN, COUNTDOWN_ROLES), "dice": (DICE, DICE_ROLE
 # The games refused, by template, role and name: each gets a diagnostic naming the word.
 REFUSED = {
     ("countdown", "VAR", "again"),  # `again -= d` reads as the statement `again`
+    ("countdown", "VAR", "while"),  # `while -= d` reads as a `while` loop
 }
 
 

@@ -334,6 +334,24 @@ class ForStmt(Stmt):
 
 
 @dataclass(frozen=True, eq=False, slots=True)
+class WhileStmt(Stmt):
+    """``while c { ... }``: repeats while ``c`` holds, within a step budget."""
+
+    condition: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class BreakStmt(Stmt):
+    """``break``: leaves the innermost ``for`` or ``while``."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ContinueStmt(Stmt):
+    """``continue``: goes on with the next round of the innermost ``for`` or ``while``."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
 class LetStmt(Stmt):
     """``let x = e``: a local name for the rest of the block."""
 
@@ -516,6 +534,20 @@ class Render(Node):
     items: tuple[Expr, ...]
 
 
+@dataclass(frozen=True, eq=False, slots=True)
+class Setup(Node):
+    """``setup { ... }``: statements run once on the initial values to build the start."""
+
+    effect: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Endless(Node):
+    """``endless v``: what a game that never ends is worth to MAX."""
+
+    value: Expr
+
+
 # ---- explicit trees ------------------------------------------------------------------------
 
 
@@ -577,7 +609,7 @@ class Tree(Node):
 
 Item = (
     Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
-    | Utility | Bounds | Evaluate | Render | Tree
+    | Utility | Bounds | Evaluate | Render | Setup | Endless | Tree
 )
 
 

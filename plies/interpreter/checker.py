@@ -32,8 +32,16 @@ BUILTINS = {
     "other": ("other(player)", 1, 1),
     "rows": ("rows(grid)", 1, 1),
     "cols": ("cols(grid)", 1, 1),
+    "connects": ("connects(grid, value, side, side[, adjacency])", 4, 5),
+    "liberties": ("liberties(grid, r, c, free[, adjacency])", 4, 5),
 }
-DOMAIN_FUNCTIONS = {"indices", "cells"}
+DOMAIN_FUNCTIONS = {"indices", "cells", "group"}
+SIDES = ("top", "bottom", "left", "right")
+"""The sides of a grid that `connects` joins."""
+ADJACENCIES = ("orthogonal", "diagonal", "hex")
+"""Which cells touch: orthogonal (4 neighbours, the default), diagonal (all 8), hex (6, on a
+grid drawn as a rhombus: a cell touches (r-1, c), (r-1, c+1), (r, c-1), (r, c+1), (r+1, c-1)
+and (r+1, c))."""
 KEYWORD_VALUES = ("true", "false", "turn")
 """Words that read as values; offered when a name is misspelt (``True``, ``tru``)."""
 EXPRESSION_KEYWORDS = frozenset({"true", "false", "turn", "not", "if", "let", "any", "all", "sum",
@@ -148,6 +156,8 @@ class CheckedGame:
     bounds: tuple[Fraction, Fraction] | None
     evaluate: ast.Evaluate | None
     render: ast.Render | None
+    setup: ast.Setup | None
+    endless: Fraction | int | None  # what endless play is worth to MAX, when declared
     tree: list[TreeNodeInfo] | None
     types: dict[int, T.Type]
     names: dict[int, Resolution]
@@ -214,6 +224,8 @@ class Checker:
         self.suggestion_budget = 20_000  # names compared for 'did you mean', in all
         self.block_depth = 0
         self.loop_depth = 0
+        self.breakable = 0  # `for` and `while` loops around the statement being checked
+        self.assigned: list[set[str]] = [set()]  # names assigned in the blocks being checked
         self.globals: dict[str, tuple[str, ast.Node, object]] = {}  # name -> (kind, decl, info)
         self.params: dict[str, object] = {}
         self.consts: dict[str, object] = {}
@@ -295,6 +307,9 @@ class Checker:
         for item in items:
             if isinstance(item, ast.ConstDef):
                 self.check_const(item)
+        for helper in self.helpers.values():
+            helper.params = [(p.name, self.resolve_type(p.type))
+                             for p in helper.decl.params or ()]
         offset = 2 if any(isinstance(i, (ast.ListedChance, ast.UniformChance)) for i in items) \
             else 1
         for state in by_type.get(ast.State, []):
@@ -312,6 +327,11 @@ class Checker:
         bounds_decl = self.single(by_type, ast.Bounds)
         evaluate = self.single(by_type, ast.Evaluate)
         render = self.single(by_type, ast.Render)
+        setup = self.single(by_type, ast.Setup)
+        endless_decl = self.single(by_type, ast.Endless)
+        if setup is not None:
+            self.check_block(setup.effect, {}, "setup")
+        endless = self.check_endless(endless_decl) if endless_decl else None
         tree = None
         if tree_decls:
             tree = self.check_tree_game(tree_decls, by_type)
@@ -335,7 +355,7 @@ class Checker:
             players=self.players, symbols=self.symbols, vars=self.vars,
             state_size=offset, helpers=self.helpers, moves=self.moves, chances=self.chances,
             terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
-            tree=tree, types=self.types, names=self.names, domains=self.domains,
+            setup=setup, endless=endless, tree=tree, types=self.types, names=self.names, domains=self.domains,
             intervals=self.intervals, diagnostics=self.diagnostics)
 
     def single(self, by_type, cls):
@@ -434,16 +454,9 @@ class Checker:
                 self.add_global(var.name, "state variable", var)
         elif isinstance(item, ast.HelperDef):
             if self.add_global(item.name, "definition", item):
-                params = []
-                for p in item.params or ():
-                    t = self.resolve_type(p.type)
-                    if isinstance(t, (T.Array, T.Grid)):
-                        self.error(p, f"parameter '{p.name}' of '{item.name}' is {T.describe(t)}; "
-                                      "definitions take ints, bools, players and symbols "
-                                      "(they can read the state directly)", code="type")
-                        t = T.ERROR
-                    params.append((p.name, t))
-                self.helpers[item.name] = HelperInfo(item, params)
+                # The parameters' types may use constants: they are resolved after those.
+                self.helpers[item.name] = HelperInfo(item, [(p.name, T.ERROR)
+                                                            for p in item.params or ()])
         elif isinstance(item, ast.Move):
             if self.add_global(item.name, "move", item):
                 self.moves.append(MoveInfo(item, len(self.moves), []))
@@ -706,6 +719,8 @@ class Checker:
                     and 0 <= index < len(base):
                 return base[index]
             raise _NotConstant
+        if isinstance(expr, ast.Aggregate):
+            return self._const_aggregate(expr, env)
         if isinstance(expr, ast.Call):
             args = [self._const(a, env) for a in expr.args or ()]
             try:
@@ -718,6 +733,59 @@ class Checker:
             except TypeError:
                 raise _NotConstant from None
         raise _NotConstant
+
+    def _const_aggregate(self, expr: ast.Aggregate, env: dict[str, object]):
+        """``max x in heaps: x`` and the like, over a domain known before the game starts."""
+        names = expr.names
+        bodies = []
+        for value in self._const_domain(expr.domain, env):
+            inner = dict(env)
+            inner.update(zip(names, value if len(names) > 1 else (value,)))
+            bodies.append(self._const(expr.body, inner))
+        try:
+            if expr.kind == "any":
+                return any(bodies)
+            if expr.kind == "all":
+                return all(bodies)
+            if expr.kind == "count":
+                return sum(1 for b in bodies if b is True)
+            numbers = [_number(b) for b in bodies]
+            if expr.kind == "sum":
+                return _normal(sum(numbers, 0))
+            if not numbers:
+                self.error(expr, f"`{expr.kind}` over an empty domain has no value",
+                           code="value")
+                self.poisoned = True
+                raise _NotConstant
+            return min(numbers) if expr.kind == "min" else max(numbers)
+        except TypeError:
+            raise _NotConstant from None
+
+    def _const_domain(self, domain: ast.Domain, env: dict[str, object]) -> list:
+        """The values of a domain known before the game starts, in order."""
+        if isinstance(domain, ast.RangeDomain):
+            lo, hi = self._const(domain.lo, env), self._const(domain.hi, env)
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)) \
+                    or hi - lo >= MAX_DOMAIN_VALUES:
+                raise _NotConstant
+            values = list(range(lo, hi + 1))
+        else:
+            call = domain.expr
+            if isinstance(call, ast.Call) and call.function == "indices" and call.args:
+                base = self._const(call.args[0], env)
+                if not isinstance(base, tuple):
+                    raise _NotConstant
+                values = list(range(len(base)))
+            elif isinstance(call, ast.Call) and call.function == "cells" and call.args \
+                    and isinstance(self.types.get(id(call.args[0])), T.Grid):
+                grid = self.types[id(call.args[0])]
+                values = [(r, c) for r in range(grid.rows) for c in range(grid.cols)]
+            else:
+                values = self._const(call, env)
+                if not isinstance(values, tuple):
+                    raise _NotConstant
+                values = list(values)
+        return values  # `ordered by` changes nothing an aggregate's value depends on
 
     # -- expressions --
 
@@ -872,6 +940,7 @@ class Checker:
                 if not (isinstance(t, T.Number) and t.integral) and not isinstance(t, T.Error):
                     self.error(index, f"a grid index must be an int, not {T.describe(t)}",
                                code="type")
+            self.range_interval(expr)
             return base.element
         if isinstance(base, T.Array):
             if second is not None:
@@ -884,14 +953,25 @@ class Checker:
                 what = "a player" if want_player else "an int"
                 self.error(expr.first, f"this array is indexed by {what}, not "
                                        f"{T.describe(first)}", code="type")
+            self.range_interval(expr)
             return base.element
         what = f"'{expr.base.id}' is" if isinstance(expr.base, ast.Name) else "this is"
         self.error(expr.base, f"only arrays and grids can be indexed, and {what} "
                               f"{T.describe(base)}", code="type")
         return T.ERROR
 
+    def range_interval(self, expr: ast.Index) -> None:
+        """An element of a state variable with a declared range lies in that range."""
+        resolution = self.names.get(id(expr.base))
+        if resolution is not None and resolution.kind == "var":
+            info = resolution.value
+            if info.lo is not None and info.hi is not None:
+                self.intervals[id(expr)] = (info.lo, info.hi)
+
     def infer_Call(self, expr: ast.Call, scope):
         name, args = expr.function, expr.args or ()
+        if name in ("connects", "liberties"):
+            return self.infer_connectivity(expr, scope)
         arg_types = [self.infer(a, scope) for a in args]
         if name in self.helpers:
             helper = self.helpers[name]
@@ -982,6 +1062,74 @@ class Checker:
                 return T.ERROR
             result = T.join(result, t)
         return result
+
+    # -- connectivity: connects(...), liberties(...) and the domain group(...) --
+
+    def infer_connectivity(self, expr: ast.Call, scope):
+        """``connects(g, v, top, bottom[, hex])`` and ``liberties(g, r, c, free[, adjacency])``."""
+        name, args = expr.function, expr.args or ()
+        shape, low, high = BUILTINS[name]
+        result = T.BOOL if name == "connects" else T.INT
+        if not low <= len(args) <= high:
+            self.error(expr, f"{name} takes {low} or {high} arguments: {shape}", code="arity")
+            return result
+        grid = self.state_grid(args[0], scope, name)
+        if name == "connects":
+            self.expect_cell_value(args[1], grid, scope)
+            for side in args[2:4]:
+                self.word(side, SIDES, "a side of connects(...)")
+        else:
+            for index in args[1:3]:
+                self.expect(index, T.INT, "a row or column of liberties(...)", scope)
+            self.expect_cell_value(args[3], grid, scope)
+            if grid is not None:
+                self.intervals[id(expr)] = (0, grid.rows * grid.cols)
+        if len(args) == high:
+            self.word(args[-1], ADJACENCIES, "the adjacency")
+        return result
+
+    def state_grid(self, arg: ast.Expr, scope, function: str) -> T.Grid | None:
+        """The grid type of a state variable named as the first argument of ``function``."""
+        t = self.infer(arg, scope)
+        if isinstance(t, T.Error):
+            return None
+        if not isinstance(t, T.Grid):
+            self.error(arg, f"{function}(...) looks at a grid, and this is {T.describe(t)}",
+                       code="type")
+            return None
+        if not (isinstance(arg, ast.Name) and arg.id in self.vars and arg.id not in scope):
+            self.error(arg, f"{function}(...) looks at a grid of the state: name the state "
+                            "variable", code="type")
+            return None
+        return t
+
+    def expect_cell_value(self, arg: ast.Expr, grid: T.Grid | None, scope) -> None:
+        t = self.infer(arg, scope)
+        if grid is not None and T.join(grid.element, t) is None:
+            self.error(arg, f"the grid holds {T.describe(grid.element)}, so it never holds "
+                            f"{T.describe(t)}", code="type")
+
+    def word(self, arg: ast.Expr, words: tuple[str, ...], what: str) -> None:
+        """Check an argument that is one of a few fixed words (a side, an adjacency)."""
+        if isinstance(arg, ast.Name) and arg.id in words:
+            return
+        self.error(arg, f"{what} is one of {', '.join(words[:-1])} or {words[-1]}",
+                   self.suggest(arg.id, words) if isinstance(arg, ast.Name) else None,
+                   code="type")
+
+    def check_group_domain(self, expr: ast.Call, scope) -> DomainInfo:
+        args = expr.args or ()
+        info = DomainInfo("group", 2, (T.INT, T.INT))
+        if len(args) not in (3, 4):
+            self.error(expr, "group takes 3 or 4 arguments: group(grid, r, c[, adjacency])",
+                       code="arity")
+            return info
+        info.grid = self.state_grid(args[0], scope, "group")
+        for index in args[1:3]:
+            self.expect(index, T.INT, "a row or column of group(...)", scope)
+        if len(args) == 4:
+            self.word(args[3], ADJACENCIES, "the adjacency")
+        return info
 
     def infer_Negate(self, expr: ast.Negate, scope):
         t = self.infer(expr.operand, scope)
@@ -1080,10 +1228,20 @@ class Checker:
 
     def infer_Aggregate(self, expr: ast.Aggregate, scope):
         inner = self.bind_domain(expr.domain, expr.names, scope, expr)
+        static = self.domains[id(expr.domain)].static
         if expr.kind in ("any", "all", "count"):
             self.expect(expr.body, T.BOOL, f"the body of `{expr.kind}`", inner)
+            if expr.kind == "count" and static is not None:
+                self.intervals[id(expr)] = (0, len(static))
             return T.INT if expr.kind == "count" else T.BOOL
         t = self.infer(expr.body, inner)
+        body = self.intervals.get(id(expr.body))
+        if body is not None and static is not None:
+            n = len(static)
+            if expr.kind == "sum":
+                self.intervals[id(expr)] = (n * body[0], n * body[1])
+            elif n:
+                self.intervals[id(expr)] = body
         if not isinstance(t, (T.Number, T.Error)):
             self.error(expr.body, f"`{expr.kind}` adds up or compares numbers, not "
                                   f"{T.describe(t)}", code="type")
@@ -1118,7 +1276,7 @@ class Checker:
         for i, name in enumerate(names):
             t = info.element_types[i] if i < len(info.element_types) else T.ERROR
             interval = None
-            if info.kind == "cells" and info.grid is not None:
+            if info.kind in ("cells", "group") and info.grid is not None:
                 interval = (0, (info.grid.rows if i == 0 else info.grid.cols) - 1)
             elif info.kind in ("range", "indices", "values") and info.static is not None \
                     and info.static and all(isinstance(v, int) and not isinstance(v, bool)
@@ -1175,6 +1333,8 @@ class Checker:
         return info
 
     def check_expr_domain(self, expr: ast.Expr, scope: dict) -> DomainInfo:
+        if isinstance(expr, ast.Call) and expr.function == "group":
+            return self.check_group_domain(expr, scope)
         if isinstance(expr, ast.Call) and expr.function in DOMAIN_FUNCTIONS:
             args = expr.args or ()
             if len(args) != 1:
@@ -1216,6 +1376,7 @@ class Checker:
 
     def check_block(self, stmts, scope: dict, context: str) -> None:
         scope = dict(scope)
+        self.assigned.append(_assigned_names(stmts or ()))
         self.block_depth += 1
         if self.block_depth > MAX_BLOCK_DEPTH and stmts:
             self.error(stmts[0], f"blocks are nested more than {MAX_BLOCK_DEPTH} deep here",
@@ -1225,6 +1386,7 @@ class Checker:
             for stmt in stmts or ():
                 self.check_stmt(stmt, scope, context)
         self.block_depth -= 1
+        self.assigned.pop()
 
     def check_stmt(self, stmt: ast.Stmt, scope: dict, context: str) -> None:
         if isinstance(stmt, (ast.Assign, ast.Update)):
@@ -1239,6 +1401,10 @@ class Checker:
                 elif isinstance(target_type, T.Number) and target_type.integral and \
                         isinstance(value_type, T.Number) and not value_type.integral:
                     self.error(stmt, "an int variable cannot take a fraction", code="type")
+            elif isinstance(target_type, (T.Array, T.Grid)) and stmt.target.first is None \
+                    and T.assignable(value_type, target_type.element) \
+                    and not isinstance(value_type, (T.Array, T.Grid)):
+                pass  # `board = empty`: every cell takes the value
             elif not T.assignable(value_type, target_type):
                 hint = None
                 if target_type == T.INT and value_type == T.RATIONAL:
@@ -1256,17 +1422,31 @@ class Checker:
                 self.check_block(stmt.orelse, scope, context)
         elif isinstance(stmt, ast.ForStmt):
             inner = self.bind_domain(stmt.domain, stmt.names, scope, stmt)
-            self.loop_depth += 1
-            if self.loop_depth > MAX_LOOP_DEPTH:
-                self.error(stmt, f"loops are nested more than {MAX_LOOP_DEPTH} deep here",
-                           "loop over cells(grid) for two names at once, or split the work "
-                           "into several moves", code="limit")
-            else:
-                self.check_block(stmt.body, inner, context)
-            self.loop_depth -= 1
+            self.check_loop_body(stmt, stmt.body, inner, context)
+        elif isinstance(stmt, ast.WhileStmt):
+            self.expect(stmt.condition, T.BOOL, "the condition of `while`", scope)
+            self.check_loop_body(stmt, stmt.body, scope, context)
+        elif isinstance(stmt, (ast.BreakStmt, ast.ContinueStmt)):
+            if not self.breakable:
+                word = "break" if isinstance(stmt, ast.BreakStmt) else "continue"
+                self.error(stmt, f"`{word}` is only meaningful inside a `for` or `while` loop",
+                           "to stop a move's effect early, put the rest in an `if` block"
+                           if word == "break" else "leave it out: the block simply ends",
+                           code="loop")
+        elif isinstance(stmt, (ast.Again, ast.StartChance)) and context == "setup":
+            word = "again" if isinstance(stmt, ast.Again) else "chance"
+            self.error(stmt, f"`{word}` decides who moves next, and `setup` only builds the "
+                             "starting position (the first player listed moves first)",
+                       code="setup")
         elif isinstance(stmt, ast.LetStmt):
             t = self.infer(stmt.value, scope)
+            if isinstance(t, T.Symbols) and not t.is_player and len(t.names) == 1 \
+                    and len(self.symbol_sets(t)) == 1:
+                t = self.symbol_sets(t)[0]  # `let seen = empty` may later hold any disc
             self.bind_local(scope, stmt.name, t, stmt, self.intervals.get(id(stmt.value)))
+            scope[(stmt.name, "variable")] = True  # a block's `let` may change: `x += 1`
+            if stmt.name in self.assigned[-1]:
+                scope.pop((stmt.name, "interval"), None)  # its first value says nothing more
         elif isinstance(stmt, ast.StartChance):
             event = self.chances.get(stmt.event)
             if event is None:
@@ -1275,11 +1455,41 @@ class Checker:
             else:
                 event.used = True
 
+    def symbol_sets(self, t: T.Symbols) -> list[T.Symbols]:
+        """The declared symbol sets (of state variables) that contain the symbols of ``t``."""
+        found = []
+        for info in self.vars.values():
+            element = info.type
+            while isinstance(element, (T.Array, T.Grid)):
+                element = element.element
+            if isinstance(element, T.Symbols) and not element.is_player \
+                    and t.names <= element.names and element not in found:
+                found.append(element)
+        return found
+
+    def check_loop_body(self, stmt, body, scope: dict, context: str) -> None:
+        self.loop_depth += 1
+        self.breakable += 1
+        if self.loop_depth > MAX_LOOP_DEPTH:
+            self.error(stmt, f"loops are nested more than {MAX_LOOP_DEPTH} deep here",
+                       "loop over cells(grid) for two names at once, or split the work "
+                       "into several moves", code="limit")
+        else:
+            self.check_block(body, scope, context)
+        self.loop_depth -= 1
+        self.breakable -= 1
+
     def check_target(self, target: ast.Target, scope: dict) -> T.Type:
         name = target.name
         if name in scope:
-            self.error(target, f"'{name}' is a local name; only state variables can be "
-                               "assigned", code="assign")
+            if scope.get((name, "variable")) and target.first is None:
+                self.names[id(target)] = Resolution("local", name)
+                return scope[name]
+            self.error(target, f"'{name}' is a local name; only state variables and the "
+                               "`let` names of a block can be assigned",
+                       "a loop's or a move's own names are fixed: copy one with "
+                       f"`let x = {name}` to change it" if target.first is None else
+                       "the cells of a local array are fixed", code="assign")
             return T.ERROR
         entry = self.globals.get(name)
         if entry is None:
@@ -1340,8 +1550,8 @@ class Checker:
         info = self.domains.get(id(domain))
         if info is not None and info.static is not None and len(info.static) == 0:
             shown = ", ".join(names)
-            self.error(domain, f"parameter {shown} of {what} has an empty domain: {what} can "
-                               "never be played", code="empty-domain")
+            self.warning(domain, f"parameter {shown} of {what} has an empty domain: {what} can "
+                                 "never be played", code="never-legal")
 
     def check_move(self, move: MoveInfo) -> None:
         decl = move.decl
@@ -1425,6 +1635,16 @@ class Checker:
             self.error(decl, f"the bounds {_show(lo)}..{_show(hi)} are empty", code="bounds")
             return None
         return lo, hi
+
+    def check_endless(self, decl: ast.Endless) -> Fraction | int | None:
+        self.infer(decl.value, {})
+        try:
+            value = _number(self.const_value(decl.value, {}))
+        except (_NotConstant, TypeError):
+            self.error(decl.value, "the value of endless play must be a constant number, as in "
+                                   "`endless 0` (a draw)", code="not-constant")
+            return None
+        return _normal(value)
 
     def inferred_bounds(self, utility, tree) -> tuple[Fraction, Fraction] | None:
         """Utility bounds the checker can prove when none are declared (solvers prune with them)."""
@@ -1545,6 +1765,15 @@ def walk(node):
                 stack.append(value)
         elif isinstance(current, tuple):
             stack.extend(current)
+
+
+def _assigned_names(stmts) -> set[str]:
+    """The names that statements (and the blocks inside them) assign to."""
+    names = set()
+    for node in walk(tuple(stmts)):
+        if isinstance(node, ast.Target):
+            names.add(node.name)
+    return names
 
 
 def _children(node: ast.Node):

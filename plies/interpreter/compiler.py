@@ -179,9 +179,22 @@ class CodeGenerator:
             slots.append("0")
         for info in game.vars.values():
             slots.extend(_literal(v) for v in info.initial)
+        setup = game.setup
+        if setup is not None:
+            self.writeline("def setup(state):  # setup", setup.span)
+            self.indent()
+            self.st = "s"
+            self.writeline("s = list(state)")
+            self.block(setup.effect)
+            self.writeline("return tuple(s)", setup.span)
+            self.st = "state"
+            self.outdent()
+            self.blank()
         self.writeline("def initial_state():")
         self.indent()
-        self.writeline(f"return ({', '.join(slots)},)")
+        start = f"({', '.join(slots)},)"
+        self.writeline(f"return setup({start})" if setup is not None else f"return {start}",
+                       setup.span if setup is not None else None)
         self.outdent()
         self.blank()
 
@@ -403,9 +416,14 @@ class CodeGenerator:
             getattr(self, "stmt_" + type(stmt).__name__)(stmt)
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
+        if self.is_local(stmt.target):
+            self.writeline(f"v_{stmt.target.name} = {self.expr(stmt.value)}", stmt.span)
+            return
         info = self.game.vars[stmt.target.name]
         if stmt.target.first is None and isinstance(info.type, (T.Array, T.Grid)):
             value = self.expr(stmt.value)  # a whole array or grid: every slot at once
+            if not isinstance(self.game.types.get(id(stmt.value)), (T.Array, T.Grid)):
+                value = f"({value},) * {info.slots}"  # `board = empty`: one value everywhere
             if info.lo is not None and info.hi is not None:
                 value = (f"[check_range(x, {info.lo}, {info.hi}, '{stmt.target.name}') "
                          f"for x in {value}]")
@@ -415,7 +433,16 @@ class CodeGenerator:
         value = self.checked_value(stmt.value, info, stmt.target.name)
         self.writeline(f"s[{slot}] = {value}", stmt.span)
 
+    def is_local(self, target: ast.Target) -> bool:
+        """True for a block's `let` name being assigned (not a state variable)."""
+        resolution = self.game.names.get(id(target))
+        return resolution is not None and resolution.kind == "local"
+
     def stmt_Update(self, stmt: ast.Update) -> None:
+        if self.is_local(stmt.target):
+            name = f"v_{stmt.target.name}"
+            self.writeline(f"{name} = ({name} {stmt.op[0]} {self.expr(stmt.value)})", stmt.span)
+            return
         slot, info = self.target_slot(stmt.target)
         op = stmt.op[0]
         value = f"(s[{slot}] {op} {self.expr(stmt.value)})"
@@ -459,6 +486,27 @@ class CodeGenerator:
         self.indent()
         self.block(stmt.body)
         self.outdent()
+
+    def stmt_WhileStmt(self, stmt: ast.WhileStmt) -> None:
+        """A bounded loop: Python's for-else over the step budget, so `break` needs nothing."""
+        self.writeline("for _ in LOOP_BUDGET:  # while, within its step budget", stmt.span)
+        self.indent()
+        self.writeline(f"if not {self.expr(stmt.condition)}:", stmt.condition.span)
+        self.indent()
+        self.writeline("break")
+        self.outdent()
+        self.block(stmt.body)
+        self.outdent()
+        self.writeline("else:", stmt.span)
+        self.indent()
+        self.writeline("loop_overrun()", stmt.span)
+        self.outdent()
+
+    def stmt_BreakStmt(self, stmt: ast.BreakStmt) -> None:
+        self.writeline("break", stmt.span)
+
+    def stmt_ContinueStmt(self, stmt: ast.ContinueStmt) -> None:
+        self.writeline("continue", stmt.span)
 
     def stmt_LetStmt(self, stmt: ast.LetStmt) -> None:
         self.writeline(f"v_{stmt.name} = {self.expr(stmt.value)}", stmt.span)
@@ -713,6 +761,10 @@ class CodeGenerator:
             info = self.game.names[id(base)].value
             return f"{self.st}[{self.element_slot(info, node.first, node.second, base.id)}]"
         base_type = self.game.types[id(base)]
+        if isinstance(base_type, T.Grid):  # a grid passed to a definition: row by row
+            row = self.checked_index(node.first, base_type.rows, "the rows of the grid")
+            col = self.checked_index(node.second, base_type.cols, "the columns of the grid")
+            return f"{self.expr(base)}[{_sum_code(0, row, base_type.cols, col)}]"
         index = self.checked_index(node.first, base_type.length, "the array")
         return f"{self.expr(base)}[{index}]"
 
@@ -749,12 +801,41 @@ class CodeGenerator:
             return f"def_{name}({self.st}{''.join(', ' + code for code in codes)})"
         if name == "line":
             return self.line_call(node)
+        if name == "connects":
+            grid, value, start, goal = args[:4]
+            table = self.neighbour_table(grid, args[4] if len(args) > 4 else None)
+            info = self.game.names[id(grid)].value
+            return (f"connects({self.st}, {self.expr(value)}, "
+                    f"{_literal(_side(info, start.id))}, {_literal(frozenset(_side(info, goal.id)))}, "
+                    f"{table})")
+        if name == "liberties":
+            grid, row, col, free = args[:4]
+            table = self.neighbour_table(grid, args[4] if len(args) > 4 else None)
+            return f"liberties({self.st}, {self.cell_slot(grid, row, col)}, {self.expr(free)}, {table})"
         if name in ("len", "rows", "cols"):
             return str(self.game.intervals[id(node)][0])
         if name == "other":
             return f"(3 - {self.expr(args[0])})"
         codes = ", ".join(self.expr(a) for a in args)
         return f"{name}({codes})"
+
+    def neighbour_table(self, grid: ast.Name, adjacency: ast.Name | None) -> str:
+        """The name of a table giving, for every slot of a grid variable, its neighbours' slots."""
+        info = self.game.names[id(grid)].value
+        kind = adjacency.id if adjacency is not None else "orthogonal"
+        key = ("neighbours", grid.id, kind)
+        name = self.line_functions.get(key)
+        if name is None:
+            name = f"NEIGHBOURS_{len(self.line_functions)}"
+            self.line_functions[key] = name
+            table = _neighbours(info, kind)
+            self.pending_functions.append(
+                [f"{name} = {_literal(table)}  # {kind} neighbours of the cells of {grid.id}", ""])
+        return name
+
+    def cell_slot(self, grid: ast.Name, row: ast.Expr, col: ast.Expr) -> str:
+        info = self.game.names[id(grid)].value
+        return self.element_slot(info, row, col, grid.id)
 
     def inline_helper(self, helper, codes: list[str]) -> str:
         """A definition's body written in place, its parameters bound to literal arguments."""
@@ -913,6 +994,13 @@ class CodeGenerator:
                 return code
         elif isinstance(domain, ast.RangeDomain):
             code = self.range_code(domain)
+        elif info.kind == "group":
+            grid, row, col = domain.expr.args[:3]
+            adjacency = domain.expr.args[3] if len(domain.expr.args) > 3 else None
+            table = self.neighbour_table(grid, adjacency)
+            offset, cols = self.game.names[id(grid)].value.offset, info.grid.cols
+            code = (f"group({self.st}, {self.cell_slot(grid, row, col)}, {table}, "
+                    f"{offset}, {cols})")
         else:
             code = self.expr(domain.expr)  # an array value (indices and cells are always static)
         if domain.order_key is not None:  # the key depends on the state: sort when it runs
@@ -945,7 +1033,7 @@ def _uses_turn_statements(stmts) -> bool:
         if isinstance(stmt, ast.IfStmt):
             stack.extend(stmt.then)
             stack.extend(stmt.orelse or ())
-        elif isinstance(stmt, ast.ForStmt):
+        elif isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
             stack.extend(stmt.body)
     return False
 
@@ -1003,6 +1091,34 @@ def _grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(lines)
 
 
+_STEPS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
+          "diagonal": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
+          "hex": ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))}
+
+
+def _neighbours(info: VarInfo, kind: str) -> tuple:
+    """For every slot of the state up to the grid's end, the slots of its neighbours (others
+    get an empty tuple), so the flood fill looks a neighbour up by the slot it stands on."""
+    grid = info.type
+    table: list[tuple[int, ...]] = [()] * info.offset
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            table.append(tuple(info.offset + (r + dr) * grid.cols + (c + dc)
+                               for dr, dc in _STEPS[kind]
+                               if 0 <= r + dr < grid.rows and 0 <= c + dc < grid.cols))
+    return tuple(table)
+
+
+def _side(info: VarInfo, side: str) -> tuple[int, ...]:
+    """The slots of the cells along one side of a grid variable."""
+    grid, offset = info.type, info.offset
+    if side in ("top", "bottom"):
+        r = 0 if side == "top" else grid.rows - 1
+        return tuple(offset + r * grid.cols + c for c in range(grid.cols))
+    c = 0 if side == "left" else grid.cols - 1
+    return tuple(offset + r * grid.cols + c for r in range(grid.rows))
+
+
 def _line_code(st: str, lines, value: str) -> str:
     """``value`` fills one of ``lines``, written out as comparisons."""
     if not lines:
@@ -1040,6 +1156,8 @@ def _literal(value) -> str:
     if isinstance(value, tuple):
         items = [_literal(v) for v in value]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, frozenset):
+        return "frozenset(" + _literal(tuple(sorted(value))) + ")" if value else "frozenset()"
     if isinstance(value, int):
         return str(value)
     raise TypeError(f"cannot write {value!r} as a literal")

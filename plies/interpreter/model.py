@@ -34,6 +34,7 @@ class GameModel:
         self.filename = checked.filename
         self.has_chance = checked.has_chance
         self.utility_bounds = checked.bounds
+        self.endless_value = checked.endless
         self.has_evaluation = checked.evaluate is not None
         namespace: dict = {"__builtins__": dict(RUNTIME)}
         exec(compile(code.source, code.filename, "exec"), namespace)  # noqa: S102 - see compiler

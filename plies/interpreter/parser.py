@@ -373,7 +373,8 @@ class _Builder(Transformer_NonRecursive):
 
 _EXPRESSION_STARTERS = {"INT", "NAME", "LPAR", "LSQB", "MINUS", "TURN", "TRUE", "FALSE", "NOT",
                         "IF", "LET"}
-_STATEMENT_STARTERS = {"NAME", "IF", "FOR", "LET", "AGAIN", "CHANCE"}
+_STATEMENT_STARTERS = {"NAME", "IF", "FOR", "WHILE", "BREAK", "CONTINUE", "LET", "AGAIN",
+                       "CHANCE"}
 _INFIX_OPERATORS = {"PLUS", "TIMES", "SLASH", "COMPARE", "AND", "OR"}
 _OPERAND_ENDS = {"NAME", "INT", "RPAR", "RSQB", "TRUE", "FALSE", "TURN"}
 _KEYWORDS_STARTING_EXPRESSIONS = {"ANY", "ALL", "SUM", "COUNT", "MIN", "MAX", "LET", "IF", "NOT"}
@@ -397,7 +398,6 @@ _FOREIGN_WORDS = {
     "elif": "write `else if`, as in `if a { ... } else if b { ... } else { ... }`",
     "return": "plies has no `return`: a definition's body is one expression, as in "
               "`def double(x: int) = 2 * x`",
-    "while": "plies has no `while`: loop over a finite domain, as in `for i in 0..n { ... }`",
     "pass": "an empty block is written `{ }`",
     "print": "plies has no output statements: `render` says what to show of a state",
     "var": "state variables are declared in `state`, as in `state n: int = 0`",
@@ -532,6 +532,10 @@ def _syntax_hint(error, token, expected: set[str], previous, tracker: _Tracker,
             "NAME" in expected and previous.type in _KEYWORDS_STARTING_EXPRESSIONS
             or token is not None and token.type in ("EQUAL", "UPDATE_OP", "LSQB")):
         return _KEYWORD_HINT.format(previous)
+    before = tracker.tokens[index - 2] if index > 1 else None
+    if before is not None and before.type in _keyword_types() \
+            and re.match(r"\s*([-+*]?=(?!=)|\[)", text[before.end_pos:before.end_pos + 40]):
+        return _KEYWORD_HINT.format(before)  # `while -= 1`: a keyword, then an assignment
     if token is not None and str(token) == "=" and "COMPARE" in expected:
         return "to compare two values, write `==`"
     if expected == {"GAME"}:
@@ -661,6 +665,11 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
     "the parameters of a definition have types: `def f(x: int, p: player) = ...`": [
         "game g def f(x) = 1",
         "game g def f(x, y: int) = 1",
+    ],
+    "a loop's body is a block in braces: `while condition { ... }`": [
+        "game g move m { while x: y = 1 }",
+        "game g move m { while x do y = 1 }",
+        "game g move m { while x y = 1 }",
     ],
     "the `else` part is a block in braces: `if condition { ... } else { ... }`": [
         "game g move m { if x { } else: y = 1 }",

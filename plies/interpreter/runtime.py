@@ -143,6 +143,62 @@ def maximum(values):
     return max(values)
 
 
+MAX_LOOP_STEPS = 100_000
+"""Most rounds one `while` loop may run each time it is reached; past that it is a GameFault."""
+LOOP_BUDGET = range(MAX_LOOP_STEPS)
+
+
+def loop_overrun():
+    """Raise the error for a `while` loop that ran past its step budget."""
+    raise GameFault(f"this `while` loop ran {MAX_LOOP_STEPS:,} rounds and its condition still "
+                    "holds: does the loop change what its condition reads?")
+
+
+def connects(state, value, starts, goals, neighbours) -> bool:
+    """True when cells holding ``value`` join a slot of ``starts`` to a slot of ``goals``.
+
+    A flood fill from the start side over ``neighbours`` (each slot's neighbouring slots).
+    """
+    stack = [slot for slot in starts if state[slot] == value]
+    seen = set(stack)
+    while stack:
+        slot = stack.pop()
+        if slot in goals:
+            return True
+        for near in neighbours[slot]:
+            if near not in seen and state[near] == value:
+                seen.add(near)
+                stack.append(near)
+    return False
+
+
+def _group(state, slot, neighbours) -> list:
+    """The slots connected to ``slot`` through cells holding the same value, ``slot`` first."""
+    value = state[slot]
+    group, seen = [slot], {slot}
+    for cell in group:  # the list grows while it is walked: a breadth-first fill
+        for near in neighbours[cell]:
+            if near not in seen and state[near] == value:
+                seen.add(near)
+                group.append(near)
+    return group
+
+
+def liberties(state, slot, free, neighbours) -> int:
+    """How many cells holding ``free`` touch the group of the cell at ``slot``."""
+    found = set()
+    for cell in _group(state, slot, neighbours):
+        for near in neighbours[cell]:
+            if state[near] == free:
+                found.add(near)
+    return len(found)
+
+
+def group(state, slot, neighbours, offset: int, cols: int) -> list:
+    """The cells (row, column) of the group of the cell at ``slot``, in the order reached."""
+    return [divmod(cell - offset, cols) for cell in _group(state, slot, neighbours)]
+
+
 def uniform(moves: list) -> list:
     """Equal probabilities for the outcomes of a uniform chance event."""
     if not moves:
@@ -166,6 +222,12 @@ RUNTIME = {
     "minimum": minimum,
     "maximum": maximum,
     "uniform": uniform,
+    "LOOP_BUDGET": LOOP_BUDGET,
+    "loop_overrun": loop_overrun,
+    "connects": connects,
+    "liberties": liberties,
+    "group": group,
+    "frozenset": frozenset,
     "tuple": tuple,
     "list": list,
     "range": range,
