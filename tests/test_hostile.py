@@ -52,19 +52,25 @@ state
   {VAR}: 0..9 = {PARAM}
   mark: {{none, {SYM}}} = none
 
+state
+  {GRID}: grid[1, 2] of {{none, {SYM}}} = none
+
+setup {{ {VAR} = {PARAM} }}
+
 def {HELPER}({HPARAM}: int) = {HPARAM} <= {VAR}
 
 move {MOVE}({MPARAM} in 1..{CONST}) when {HELPER}({MPARAM}) {{
   let {LET} = {MPARAM}
   {VAR} -= {LET}
+  while {LET} > 0 {{ {LET} -= 1  if {LET} == 5 {{ break }} }}
   for {FOR} in 0..0 {{ mark = {SYM} }}
 }}
 
-terminal {VAR} == 0 or mark == none and false
+terminal {VAR} == 0 or mark == none and false or connects({GRID}, {SYM}, left, right) and false
 utility if turn == {P2} then (let {LETX} = 1 in {LETX}) else -(sum {AGG} in 1..1: {AGG})
 """
 COUNTDOWN_ROLES = ["GAME", "PARAM", "P1", "P2", "CONST", "VAR", "SYM", "HELPER", "HPARAM", "MOVE",
-                   "MPARAM", "LET", "FOR", "LETX", "AGG"]
+                   "MPARAM", "LET", "FOR", "LETX", "AGG", "GRID"]
 
 # Chance: a listed event and a uniform one, with their outcomes and parameter.
 DICE = """game dice
@@ -107,6 +113,8 @@ TEMPLATES = {"countdown": (COUNTDOWN, COUNTDOWN_ROLES), "dice": (DICE, DICE_ROLE
 REFUSED = {
     ("countdown", "VAR", "again"),  # `again -= d` reads as the statement `again`
     ("countdown", "VAR", "while"),  # `while -= d` reads as a `while` loop
+    ("countdown", "LET", "again"),  # so do the statements that assign a let variable
+    ("countdown", "LET", "while"),
 }
 
 
@@ -202,7 +210,7 @@ def _hostile_models():
 ALLOWED_ATTRIBUTES = {"kind", "args", "append"}
 GENERATED = re.compile(
     r"(v|def)_\w+|_?[a-z]\w*_\d+|[A-Z][A-Z_]*(_\d+)?|state|s|moves|move|again|event|cell|cells|"
-    r"value|initial_state|to_move|actions|result|successors|is_terminal|utility|outcome|"
+    r"value|step|initial_state|setup|to_move|actions|result|successors|is_terminal|utility|outcome|"
     r"chance_outcomes|evaluate|label|child|edges|node|i|arguments|x")
 
 
@@ -278,7 +286,8 @@ def test_calling_a_python_builtin_is_an_undefined_name(name):
 
 
 def test_every_python_keyword_is_a_safe_name():
-    plies_words = {"and", "or", "not", "in", "if", "else", "for", "def"}
+    plies_words = {"and", "or", "not", "in", "if", "else", "for", "def", "while", "break",
+                   "continue"}
     for word in sorted(set(keyword.kwlist + keyword.softkwlist) - plies_words):
         text = fill(COUNTDOWN, COUNTDOWN_ROLES, "LET", word)
         model = load_source(text, "hostile.game")

@@ -489,7 +489,7 @@ class CodeGenerator:
 
     def stmt_WhileStmt(self, stmt: ast.WhileStmt) -> None:
         """A bounded loop: Python's for-else over the step budget, so `break` needs nothing."""
-        self.writeline("for _ in LOOP_BUDGET:  # while, within its step budget", stmt.span)
+        self.writeline("for step in LOOP_BUDGET:  # while, within its step budget", stmt.span)
         self.indent()
         self.writeline(f"if not {self.expr(stmt.condition)}:", stmt.condition.span)
         self.indent()
