@@ -554,6 +554,10 @@ CATALOGUE = {
         _of("plies", lambda b: "game lint" in b.text)[0].text,
     "move 'skip' can never be played: its precondition is always false":
         _of("plies", lambda b: "game lint" in b.text)[0].text,
+    "`break` is only meaningful inside a `for` or `while` loop":
+        COUNTDOWN.replace("  n -= k\n", "  n -= k\n  break\n"),
+    "`again` decides who moves next, and `setup` only builds the starting position (the first "
+    "player listed moves first)": COUNTDOWN + "\nsetup { again }\n",
     "a player and the symbol empty are never equal":
         GAMES["tictactoe"].replace("when board[r, c] == empty", "when turn != empty"),
 }
@@ -620,7 +624,8 @@ def test_what_the_page_calls_a_syntax_error_is_one(expression):
     assert [d.code for d in errors(validate_source(text, FILENAME))] == ["syntax"]
 
 
-RESERVED = ("turn true false not if let any all sum count min max for again chance").split()
+RESERVED = ("turn true false not if let any all sum count min max for while break continue again "
+            "chance").split()
 
 
 def test_the_reserved_words_are_the_ones_listed():
