@@ -390,6 +390,11 @@ class Checker:
                                   f"not {_value_kind(value)} ({_show(value)})",
                            code="param-type")
                 value = default
+            elif isinstance(value, tuple) and len({_value_kind(v) for v in value}) > 1:
+                kinds = " and ".join(sorted({_value_kind(v) for v in value}))
+                self.error(param, f"parameter '{param.name}' is a list of {kinds}: the items "
+                                  f"of a list have one kind ({_show(value)})", code="param-type")
+                value = default if value is not default else ()
             elif any(_too_large(v) for v in _flatten(value)):
                 self.error(param, f"parameter '{param.name}' is too large: numbers in a game "
                                   f"have at most {len(str(MAX_CONSTANT)) - 1} digits",
@@ -587,6 +592,11 @@ class Checker:
                 hi = self.const_value(range_node.hi, {})
             except _NotConstant:
                 lo = hi = None
+            for end, node in ((lo, range_node.lo), (hi, range_node.hi)):
+                if end is not None and (isinstance(end, bool) or not isinstance(end, int)):
+                    self.error(node, f"the ends of a range are whole numbers, not {_show(end)}",
+                               "a range type is written `lo..hi`, as in `0..9`", code="type")
+                    lo = hi = None
             if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
                 self.error(range_node, f"the range {lo}..{hi} is empty")
         slots = _slot_count(declared)
@@ -606,6 +616,24 @@ class Checker:
                                      "the game starts (parameters, constants, symbols and "
                                      "numbers)", code="not-constant")
             value = None
+        if value is not None and isinstance(declared, T.Grid) and isinstance(value, tuple):
+            rows = value
+            if len(rows) != declared.rows or any(not isinstance(row, tuple)
+                                                 or len(row) != declared.cols for row in rows):
+                self.error(var.init, f"'{var.name}' is a grid of {declared.rows} rows of "
+                                     f"{declared.cols}: its initial value is one value for "
+                                     f"every cell, or a list of {declared.rows} rows of "
+                                     f"{declared.cols} values", code="type")
+                value = None
+            else:
+                cells = [v for row in rows for v in row]
+                wrong = [v for v in cells if not T.assignable(_type_of_value(v, self), element)]
+                if wrong:
+                    self.type_mismatch(var.init, _type_of_value(wrong[0], self), element,
+                                       f"the cells of '{var.name}'")
+                else:
+                    info.initial = tuple(self.encode(v) for v in cells)
+                value = None
         if value is not None:
             if isinstance(declared, (T.Array, T.Grid)) and not isinstance(value, tuple):
                 if T.assignable(value_type, element):  # fill every cell with the value

@@ -99,6 +99,10 @@ def join(a: Type, b: Type) -> Type | None:
         return INT if a.integral and b.integral else RATIONAL
     if isinstance(a, Symbols) and isinstance(b, Symbols):
         return Symbols(a.names | b.names, a.is_player and b.is_player and a.names == b.names)
+    if isinstance(a, Array) and isinstance(b, Array) and a.length == b.length \
+            and a.by_player == b.by_player:  # rows of a grid written as a list of lists
+        element = join(a.element, b.element)
+        return Array(element, a.length, a.by_player) if element is not None else None
     if a == b:
         return a
     return None

@@ -123,3 +123,10 @@ def test_an_empty_domain_is_a_move_never_legal_and_a_game_may_be_over_at_the_sta
         "move place(r, c)", "move place(r)").replace("board[r, c] == empty", "true").replace(
         "board[r, c] = turn", "board[0, 0] = turn"), "g.game")]
     assert [d.code for d in warnings] == ["never-legal"]
+
+
+def test_a_grid_starts_from_a_list_of_rows():
+    text = SETUP.replace("= empty\n  n: 0..9", "= [[empty, X], [O, empty]]\n  n: 0..9").replace(
+        "  board[0, 0] = O\n  board[1, 1] = X\n", "")
+    model = load_source(text, "g.game")
+    assert [str(m) for m in model.actions(model.initial_state())] == ["place(0,0)", "place(1,1)"]
