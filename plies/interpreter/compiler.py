@@ -28,6 +28,11 @@ from plies.interpreter.runtime import MAX_DOMAIN_VALUES
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines, small fixed domains)."""
+UNROLL_CHARACTERS = 20_000
+"""Longest unrolled aggregate, in characters of Python; nested ones past it become loops."""
+INLINE_BUDGET = 2_000
+"""Most definition bodies written in place in one game; past it, definitions are called (a
+chain of definitions each using the one before twice would otherwise double at each step)."""
 
 
 @dataclass
@@ -63,6 +68,7 @@ class CodeGenerator:
         # definitions' arguments): name -> Python literal. Slot arithmetic then folds away.
         self.env: dict[str, str] = {}
         self.turn_flags = False  # the effect being written tracks `again` at run time
+        self.inline_budget = INLINE_BUDGET
         self.chance_slot = 1 if game.chances else None
 
     # -- writing helpers --
@@ -838,7 +844,11 @@ class CodeGenerator:
         return self.element_slot(info, row, col, grid.id)
 
     def inline_helper(self, helper, codes: list[str]) -> str:
-        """A definition's body written in place, its parameters bound to literal arguments."""
+        """A definition's body written in place, its parameters bound to literal arguments
+        (or, past the inlining budget, a call)."""
+        if self.inline_budget <= 0:
+            return f"def_{helper.decl.name}({self.st}{''.join(', ' + code for code in codes)})"
+        self.inline_budget -= 1
         saved = self.env
         self.env = {name: code for (name, _), code in zip(helper.params, codes)}
         try:
@@ -850,6 +860,11 @@ class CodeGenerator:
         grid_arg, value_arg, length_arg = node.args
         info = self.game.names[id(grid_arg)].value
         length = self.game.intervals[id(length_arg)][0]  # the checker made sure it is constant
+        grid = info.type
+        if _line_count(grid.rows, grid.cols, length) * length > LINE_TABLE_CELLS:
+            # Too many lines to list: scan the grid when the test runs.
+            return (f"line_scan({self.st}, {self.expr(value_arg)}, {info.offset}, {grid.rows}, "
+                    f"{grid.cols}, {length})")
         cells = _grid_lines(info, length)
         value = self.expr(value_arg)
         if _is_literal(value) and len(cells) * length <= UNROLL_LIMIT:
@@ -939,10 +954,13 @@ class CodeGenerator:
         values = self.static_values(node.domain)
         if values is None or len(values) > UNROLL_LIMIT // 4:
             return None
-        bodies = []
+        bodies, size = [], 0
         for value in values:
             with self.binding(node.names, value if len(node.names) > 1 else (value,)):
                 bodies.append(self.expr(node.body))
+            size += len(bodies[-1])
+            if size > UNROLL_CHARACTERS:
+                return None  # too long written out: a loop
         kind = node.kind
         if kind in ("any", "all"):
             word, empty, stop = (" or ", "False", "True") if kind == "any" else \
@@ -1074,6 +1092,16 @@ _STATE_READ = re.compile(r"state\[([^\]]*)\]")
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+LINE_TABLE_CELLS = 20_000
+"""Most cells listed in a table of k-in-a-row lines; bigger boards are scanned instead."""
+
+
+def _line_count(rows: int, cols: int, k: int) -> int:
+    """How many k-in-a-row lines a rows x cols grid has (rows, columns, both diagonals)."""
+    across, down = max(cols - k + 1, 0), max(rows - k + 1, 0)
+    return rows * across + cols * down + 2 * across * down if k > 1 else rows * cols * 4
 
 
 def _grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:

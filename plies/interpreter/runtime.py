@@ -199,6 +199,21 @@ def group(state, slot, neighbours, offset: int, cols: int) -> list:
     return [divmod(cell - offset, cols) for cell in _group(state, slot, neighbours)]
 
 
+def line_scan(state, value, offset: int, rows: int, cols: int, k: int) -> bool:
+    """``line(g, value, k)`` on a grid too big to list its lines: scanned cell by cell."""
+    for r in range(rows):
+        for c in range(cols):
+            if state[offset + r * cols + c] != value:
+                continue
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols and all(
+                        state[offset + (r + dr * i) * cols + c + dc * i] == value
+                        for i in range(1, k)):
+                    return True
+    return False
+
+
 def uniform(moves: list) -> list:
     """Equal probabilities for the outcomes of a uniform chance event."""
     if not moves:
@@ -222,6 +237,7 @@ RUNTIME = {
     "minimum": minimum,
     "maximum": maximum,
     "uniform": uniform,
+    "line_scan": line_scan,
     "LOOP_BUDGET": LOOP_BUDGET,
     "loop_overrun": loop_overrun,
     "connects": connects,
