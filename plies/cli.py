@@ -16,8 +16,10 @@ import typer
 
 from plies import __version__, solvers
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
-from plies.interpreter.loader import (check_source, display_path, find_game, load, parse_param,
-                                      read_source,
+from plies.explore import DEFAULT_MAX_STATES, DEFAULT_PLAYOUTS, Finding
+from plies.explore import explore as explore_game
+from plies.interpreter.loader import (check_source, display_path, find_game, load, load_source,
+                                      parse_param, read_source,
                                       validate_source)
 from plies.interpreter.compiler import generate
 from plies.interpreter.model import IllegalMoveError, value_text
@@ -247,6 +249,17 @@ def validate(
                                                help="Game files (or shipped games' names).")],
     param: ParamOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the diagnostics as JSON.")] = False,
+    explore: Annotated[bool, typer.Option(
+        "--explore", help="Also run the rules: walk the reachable positions, then play random "
+                          "games, and report rules that fail in play.")] = False,
+    max_states: Annotated[int, typer.Option(
+        "--max-states", min=1,
+        help="With --explore: the most distinct positions to walk.")] = DEFAULT_MAX_STATES,
+    playouts: Annotated[int, typer.Option(
+        "--playouts", min=0, help="With --explore: random games to play when the walk did not "
+                                  "reach every position.")] = DEFAULT_PLAYOUTS,
+    seed: Annotated[int, typer.Option(
+        "--seed", help="With --explore: seed of the random games.")] = 0,
 ) -> None:
     """Check game files: every error and warning, each with its place in the file."""
     params = _params(param)
@@ -256,7 +269,7 @@ def validate(
             paths.append(find_game(name))
         except UsageError as error:
             raise UsageError(str(error)) from None
-    everything = []
+    everything, explorations = [], []
     failed = False
     for path in paths:
         shown = display_path(path)
@@ -265,18 +278,30 @@ def validate(
             diagnostics = validate_source(source, shown, params)
         except GameFileError as error:
             source, diagnostics = None, error.diagnostics
-        everything.extend(diagnostics)
-        errors = sum(d.severity == "error" for d in diagnostics)
-        warnings = len(diagnostics) - errors
+        findings = [Finding(d, None) for d in diagnostics]
+        exploration = None
+        if explore and source is not None and not any(d.severity == "error" for d in diagnostics):
+            exploration = explore_game(load_source(source, shown, **params), max_states=max_states,
+                                       playouts=playouts, seed=seed)
+            findings.extend(exploration.findings)
+            explorations.append({"file": shown} | exploration.to_json())
+        everything.extend(findings)
+        errors = sum(f.diagnostic.severity == "error" for f in findings)
+        warnings = len(findings) - errors
         failed = failed or errors > 0
         if not as_json:
-            for diagnostic in diagnostics:
-                typer.echo(diagnostic.render(source), err=diagnostic.severity == "error")
-            summary = "ok" if not diagnostics else \
+            for finding in findings:
+                typer.echo(finding.render(source), err=finding.diagnostic.severity == "error")
+            summary = "ok" if not findings else \
                 f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
             typer.echo(f"{shown}: {summary}")
-    if as_json:
-        typer.echo(diagnostics_json(everything))
+            if exploration is not None:
+                typer.echo(f"  {exploration.summary()}")
+    if as_json and explore:
+        typer.echo(json.dumps({"diagnostics": [f.to_json() for f in everything],
+                               "explored": explorations}, indent=2))
+    elif as_json:
+        typer.echo(diagnostics_json([f.diagnostic for f in everything]))
     if failed:
         raise typer.Exit(code=1)
 

@@ -1,0 +1,620 @@
+"""Exploring a game: walk its reachable positions to find the rule bugs only play shows.
+
+``plies validate --explore`` runs the game's own rules from the start, breadth-first, up to a
+number of distinct positions, then plays random games to the end from the start, and reports
+each problem once, at its game-file line, with the shortest move sequence known to reach it:
+
+- ``runtime`` (error): a rule failed (index out of range, division by zero, a value outside its
+  range, a loop past its step budget), at the line of the rule;
+- ``no-moves`` (error): a position that is not terminal has no legal move (at `terminal`);
+- ``utility-bounds`` (error): a terminal position's utility lies outside the bounds (at the
+  utility, or at the leaf of a tree);
+- ``endless`` (error): a position repeats, so the game can go on forever, and the game does not
+  say what endless play is worth (at the move that comes back to the position);
+- ``no-effect`` (warning): a move that changes nothing but the turn;
+- ``never-legal`` (warning): a move legal in none of the positions explored.
+
+Breadth-first order makes the first sequence found for a problem a shortest one. The explored
+positions and the moves between them are kept as a graph; a cycle in it is found with Tarjan's
+strongly connected components, and reported through the first position (in breadth-first order)
+that lies on one, followed once round the shortest cycle through it.
+
+Memory is bounded by the number of positions kept (``max_states``, and a cap on the values they
+hold together); time by that and by the playouts' number and length.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from array import array
+from collections import deque
+from dataclasses import dataclass
+
+from plies.errors import Diagnostic
+from plies.interpreter import ast
+from plies.interpreter.model import GameModel, value_text
+from plies.interpreter.symbols import name_span
+from plies.solvers.protocol import CHANCE
+
+DEFAULT_MAX_STATES = 100_000
+"""Distinct positions kept by default (``--max-states``)."""
+DEFAULT_PLAYOUTS = 100
+"""Random games played after the breadth-first walk when it was not exhaustive."""
+MAX_PLAYOUT_MOVES = 10_000
+"""A random game longer than this is abandoned (a proper game ends long before)."""
+MAX_STORED_VALUES = 20_000_000
+"""The most values (state tuple slots) the kept positions may hold together: about 200 MB."""
+MAX_EDGES = 1_000_000
+"""The most moves between kept positions recorded (and so applied) by the walk: about 16 MB,
+and at most some seconds for the slowest rules."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem found by exploring: its diagnostic and the moves from the start that show it.
+
+    ``moves`` is None for a problem that no single position shows (a move never legal).
+    """
+
+    diagnostic: Diagnostic
+    moves: tuple[str, ...] | None
+
+    def render(self, source: str | None) -> str:
+        """The diagnostic as ``validate`` shows it, then the moves from the start."""
+        text = self.diagnostic.render(source)
+        if self.moves is None:
+            return text
+        path = " ".join(self.moves) if self.moves else "(none: the initial state)"
+        return f"{text}\n  moves from the start: {path}"
+
+    def to_json(self) -> dict:
+        """The diagnostic as ``validate --json`` gives it, with ``moves``."""
+        return self.diagnostic.to_json() | {
+            "moves": None if self.moves is None else list(self.moves)}
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """What an exploration found and how far it went."""
+
+    findings: list[Finding]
+    positions: int
+    """Distinct positions explored."""
+    terminal: int
+    """How many of them are terminal."""
+    longest_game: int | None
+    """Moves (chance outcomes included) in the longest finished game seen; None if none."""
+    exhaustive: bool
+    """True when every reachable position was explored."""
+    stopped_by: str | None
+    """Why the walk was not exhaustive: "max-states" (the limit asked for) or "memory"."""
+    playouts: int
+    """Random games played after the breadth-first walk."""
+    seed: int
+
+    def summary(self) -> str:
+        """One line: positions, terminal ones, the longest game, exhaustive or not."""
+        if self.exhaustive:
+            extent = "every reachable position"
+        elif self.stopped_by == "max-states":
+            extent = "not all: stopped at --max-states"
+        else:
+            extent = "not all: the positions and moves kept filled the memory budget"
+        longest = "none finished" if self.longest_game is None else \
+            f"{self.longest_game:,} move{'s' * (self.longest_game != 1)}"
+        text = (f"explored {self.positions:,} positions ({self.terminal:,} terminal), {extent}; "
+                f"longest game {longest}")
+        if self.playouts:
+            text += f"; {self.playouts:,} random game{'s' * (self.playouts != 1)} (seed {self.seed})"
+        return text
+
+    def to_json(self) -> dict:
+        """The summary as a JSON-able dict."""
+        return {"positions": self.positions, "terminal": self.terminal,
+                "longest_game": self.longest_game, "exhaustive": self.exhaustive,
+                "stopped_by": self.stopped_by,
+                "playouts": self.playouts, "seed": self.seed}
+
+
+def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
+            playouts: int = DEFAULT_PLAYOUTS, seed: int = 0) -> Exploration:
+    """Explore a game's reachable positions and report the problems found.
+
+    Args:
+        model: A loaded game.
+        max_states: The most distinct positions to keep (at least 1).
+        playouts: Random games to play from the start when the walk was not exhaustive.
+        seed: Seed of the random games (the same seed, the same games).
+    """
+    explorer = _Explorer(model, max(1, max_states))
+    explorer.walk()
+    played = 0
+    if explorer.stopped_by is not None:
+        rng = random.Random(seed)
+        for _ in range(playouts):
+            explorer.playout(rng)
+            played += 1
+    on_cycle, order = strongly_connected(explorer.first_edge, explorer.targets)
+    explorer.find_cycle(on_cycle)
+    explorer.find_never_legal()
+    findings = sorted(explorer.findings.values(),
+                      key=lambda f: (f.diagnostic.severity != "error", f.diagnostic.line,
+                                     f.diagnostic.column))
+    longest = explorer.longest_game(None if any(on_cycle) else order)
+    return Exploration(findings, len(explorer.states), sum(explorer.is_end), longest,
+                       explorer.stopped_by is None, explorer.stopped_by, played, seed)
+
+
+class _Explorer:
+    """The explored graph and the problems found in it.
+
+    Positions are numbered in the order they are found. Each kept position has a parent (the
+    position it was first reached from) and the move from there, so ``path(i)`` is a shortest
+    move sequence to it. Positions are expanded in number order, so the edges of position i are
+    ``targets[first_edge[i]:first_edge[i + 1]]`` (-1 for a child that was not kept).
+    """
+
+    def __init__(self, model: GameModel, max_states: int):
+        self.model = model
+        self.checked = model.checked
+        self.max_states = max_states
+        self.index: dict = {}
+        self.states: list = []
+        self.parent = array("i")
+        self.via: list = []
+        self.first_edge = array("i")
+        self.targets = array("i")
+        self.labels: list = []
+        self.is_end = bytearray()  # 1 for a terminal position
+        self.stored_values = 0
+        self.stopped_by: str | None = None
+        self.longest_played = 0
+        self.legal_kinds: set[int] = set()
+        self.findings: dict[tuple, Finding] = {}
+        self.endless_allowed = getattr(model, "endless_value", None) is not None
+        self.declarations = _declarations(self.checked)
+
+    # -- the walk --
+
+    def walk(self) -> None:
+        """Breadth-first from the start, keeping at most ``max_states`` positions."""
+        try:
+            start = self.model.initial_state()
+        except Exception as error:  # noqa: BLE001 - a failing setup is a finding
+            self.runtime(error, ())
+            self.first_edge.append(0)
+            return
+        self.keep(start, -1, None)
+        i = 0
+        while i < len(self.states):
+            if len(self.targets) >= MAX_EDGES:
+                self.forget_from(i)
+                break
+            self.first_edge.append(len(self.targets))
+            state = self.states[i]
+            path = functools.partial(self.path, i)
+            ended = self.judge(state, path)
+            self.is_end.append(ended is True)
+            if ended is False:
+                for move, child in self.children(state, path):
+                    target = self.index.get(child)
+                    if target is None:
+                        target = self.keep(child, i, move)
+                    self.targets.append(target)
+                    self.labels.append(move)
+            i += 1
+        self.first_edge.append(len(self.targets))
+
+    def keep(self, state, parent: int, move) -> int:
+        """Number a new position, or -1 when the graph is full (the walk is then not exhaustive)."""
+        size = len(state) if isinstance(state, tuple) else 1
+        if len(self.states) >= self.max_states:
+            self.stopped_by = self.stopped_by or "max-states"
+            return -1
+        if self.stored_values + size > MAX_STORED_VALUES:
+            self.stopped_by = self.stopped_by or "memory"
+            return -1
+        number = self.index[state] = len(self.states)
+        self.states.append(state)
+        self.parent.append(parent)
+        self.via.append(move)
+        self.stored_values += size
+        return number
+
+    def forget_from(self, first: int) -> None:
+        """Drop the positions from ``first`` on, not expanded when the edge budget ran out."""
+        for state in self.states[first:]:
+            del self.index[state]
+        del self.states[first:], self.parent[first:], self.via[first:]
+        for edge, target in enumerate(self.targets):
+            if target >= first:
+                self.targets[edge] = -1
+        self.stopped_by = "memory"
+
+    def path(self, number: int) -> tuple[str, ...]:
+        """The moves of a shortest sequence from the start to kept position ``number``."""
+        moves = []
+        while number > 0:
+            moves.append(str(self.via[number]))
+            number = self.parent[number]
+        return tuple(reversed(moves))
+
+    # -- one position --
+
+    def judge(self, state, path) -> bool | None:
+        """Run the rules that judge a position: True when it is terminal, False when it is not,
+        None when the terminal test failed. ``path()`` gives the moves to the position (called
+        only when a problem is found: it walks up the tree)."""
+        model = self.model
+        for function in model.render_items:
+            if not self.runs(function, state, path):
+                break
+        try:
+            ended = model.is_terminal(state)
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
+            return None
+        if ended:
+            self.check_utility(state, path)
+        elif model.has_evaluation:
+            self.runs(model.evaluate, state, path)
+        return bool(ended)
+
+    def runs(self, rule, state, path) -> bool:
+        """Apply a rule to a position; report it and return False when it fails."""
+        try:
+            rule(state)
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
+            return False
+        return True
+
+    def moves(self, state, path) -> list:
+        """The legal moves (or chance outcomes) of a position that is not terminal."""
+        model = self.model
+        try:
+            role = model.to_move(state)
+            if role == CHANCE:
+                options = [outcome for outcome, _ in model.chance_outcomes(state)]
+            else:
+                options = list(model.actions(state))
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
+            return []
+        if not options:
+            self.no_moves(role, path())
+        elif role != CHANCE:
+            self.legal_kinds.update(move.kind for move in options)
+        return options
+
+    def children(self, state, path) -> list[tuple]:
+        """``(move, position after it)`` for every move or outcome that does not fail."""
+        try:  # the fast way first: the generated SUCCESSORS builds every child at once
+            if self.model.to_move(state) != CHANCE:
+                pairs = self.model.successors(state)
+                if pairs:
+                    self.legal_kinds.update(move.kind for move, _ in pairs)
+                    self.check_effects(state, pairs, path)
+                    return pairs
+        except Exception:  # noqa: BLE001 - found again below, move by move, and reported
+            pass
+        pairs = []
+        for move in self.moves(state, path):
+            child = self.apply(state, move, path)
+            if child is not None:
+                pairs.append((move, child))
+        return pairs
+
+    def apply(self, state, move, path):
+        """The position after ``move``, or None when its effect fails."""
+        try:
+            child = self.model.result(state, move)
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path() + (str(move),))
+            return None
+        self.check_effects(state, [(move, child)], path)
+        return child
+
+    def check_effects(self, state, pairs, path) -> None:
+        """Warn about moves (not chance outcomes) that change nothing but the turn."""
+        if not isinstance(state, tuple):  # a tree game's node: moves always lead elsewhere
+            return
+        unchanged: dict = {}  # the state with only the player to move (slot 0) replaced
+        for move, child in pairs:
+            if move.kind >= len(self.checked.moves):
+                continue
+            turn = child[0]
+            if turn not in unchanged:
+                unchanged[turn] = (turn,) + state[1:]
+            if child == unchanged[turn]:
+                self.no_effect(move, turn == state[0], lambda m=move: path() + (str(m),))
+
+    def check_utility(self, state, path) -> None:
+        """Report a terminal position whose utility fails or lies outside the bounds."""
+        try:
+            utility = self.model.utility(state)
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
+            return
+        bounds = self.model.utility_bounds
+        if bounds is None or bounds[0] <= utility <= bounds[1]:
+            return
+        lo, hi = (value_text(b) for b in bounds)
+        if self.checked.tree is not None:
+            span, what = self.checked.tree[state].span, f"this leaf is worth {value_text(utility)}"
+        else:
+            span = self.checked.utility.value.span
+            what = f"the utility is {value_text(utility)} here"
+        declared = next((i for i in self.checked.program.items if isinstance(i, ast.Bounds)), None)
+        hint = (f"`bounds` at line {declared.span.line} says every utility lies in {lo}..{hi}: "
+                f"correct the utility or widen the bounds") if declared is not None else \
+            f"the bounds {lo}..{hi} were inferred from the utility"
+        self.report(("utility-bounds", span.line, span.column), span, "error", "utility-bounds",
+                    f"{what}, outside the bounds {lo}..{hi}",
+                    hint, path())
+
+    # -- findings --
+
+    def report(self, key: tuple, span: ast.Span, severity: str, code: str, message: str,
+               hint: str | None, moves: tuple[str, ...] | None) -> None:
+        """Record a problem, unless the same one was found before (with a shorter sequence)."""
+        if key in self.findings:
+            return
+        diagnostic = Diagnostic(self.model.filename, span.line, span.column, span.end_line,
+                                span.end_column, severity, code, message, hint)
+        self.findings[key] = Finding(diagnostic, moves)
+
+    def runtime(self, error: Exception, moves: tuple[str, ...]) -> None:
+        mapped = self.model.runtime_error(error)
+        if mapped is None:
+            raise error  # not the game's code failing: a bug in plies, shown as such
+        d = mapped.diagnostic
+        span = ast.Span(d.line, d.column, d.end_line, d.end_column)
+        self.report(("runtime", d.line, d.column, d.end_line, d.end_column), span, "error",
+                    "runtime", d.message, None, tuple(moves))
+
+    def no_moves(self, role: int, moves: tuple[str, ...]) -> None:
+        who = self.model.player_name(role)
+        span = self.checked.terminal.condition.span
+        self.report(("no-moves",), span, "error", "no-moves",
+                    f"the game is not over here, but {who} has no legal move",
+                    "say in `terminal` that the game ends in this position, or give the "
+                    "player a move here", moves)
+
+    def no_effect(self, move, unchanged: bool, path) -> None:
+        key = ("no-effect", move.kind)
+        if key in self.findings:
+            return
+        decl = self.declarations[move.kind]
+        what = "changes nothing" if unchanged else "changes nothing but the turn"
+        self.report(key, name_span(self.checked.source, decl), "warning", "no-effect",
+                    f"move '{decl.name}' {what}",
+                    "is part of its effect missing? a move that only passes the turn lets "
+                    "the game go on forever", path())
+
+    def find_never_legal(self) -> None:
+        """Warn about each move that was legal in none of the positions explored."""
+        statically = {(d.line, d.code) for d in self.checked.diagnostics}
+        where = f"the {len(self.states):,} reachable positions" if self.stopped_by is None else \
+            f"the {len(self.states):,} positions explored"
+        for info in self.checked.moves:
+            decl = info.decl
+            if info.kind in self.legal_kinds or not self.states:
+                continue
+            if any(decl.span.line <= line <= decl.span.end_line and code == "never-legal"
+                   for line, code in statically):
+                continue  # the checker already said so
+            self.report(("never-legal", info.kind), name_span(self.checked.source, decl),
+                        "warning", "never-legal",
+                        f"move '{decl.name}' is legal in none of {where}",
+                        "check its precondition and its parameters' domains", None)
+
+    # -- random games --
+
+    def playout(self, rng: random.Random) -> None:
+        """Play one random game from the start: every move and outcome equally likely.
+
+        Positions already explored are not tested again. A problem found is reported with the
+        shortest sequence known: the path to the last explored position on the way, then the
+        moves played from there.
+        """
+        if not self.states:
+            return
+        visited: dict = {}
+        states, moves = [], []
+
+        def path_to(step: int) -> tuple[str, ...]:
+            j = step
+            while self.index.get(states[j]) is None:
+                j -= 1
+            return self.path(self.index[states[j]]) + tuple(str(m) for m in moves[j:step])
+
+        state = self.states[0]
+        while len(moves) < MAX_PLAYOUT_MOVES:
+            step = len(states)
+            if state in visited:  # the game came back to a position of this game
+                if not self.endless_allowed:
+                    first = visited[state]
+                    prefix = path_to(first)
+                    self.endless(prefix + tuple(str(m) for m in moves[first:]), moves[-1])
+                return
+            visited[state] = step
+            states.append(state)
+            number = self.index.get(state)
+            if number is not None:
+                if self.is_end[number]:
+                    self.longest_played = max(self.longest_played, len(moves))
+                    return
+                edges = range(self.first_edge[number], self.first_edge[number + 1])
+                if not edges:
+                    return  # a problem here was reported by the walk
+                edge = rng.choice(edges)
+                move, target = self.labels[edge], self.targets[edge]
+                if target >= 0:
+                    moves.append(move)
+                    state = self.states[target]
+                    continue
+            else:
+                path = functools.partial(path_to, step)
+                ended = self.judge(state, path)
+                if ended:
+                    self.longest_played = max(self.longest_played, len(moves))
+                options = self.moves(state, path) if ended is False else []
+                if not options:
+                    return
+                move = rng.choice(options)
+            moves.append(move)
+            child = self.apply(state, move, functools.partial(path_to, step))
+            if child is None:
+                return
+            state = child
+
+    # -- cycles and the longest game --
+
+    def find_cycle(self, on_cycle: bytearray) -> None:
+        """Report a cycle among the explored positions, unless the game allows endless play."""
+        if self.endless_allowed or not any(on_cycle):
+            return
+        start = on_cycle.index(1)  # the first position found that lies on a cycle
+        loop = self.shortest_cycle(start)
+        self.endless(self.path(start) + tuple(str(m) for m in loop), loop[-1])
+
+    def endless(self, moves: tuple[str, ...], closing) -> None:
+        decl = self.declarations[closing.kind]
+        self.report(("endless",), name_span(self.checked.source, decl), "error", "endless",
+                    f"the game can go on forever: after these moves a position repeats "
+                    f"(the last move, {closing}, comes back to it)",
+                    "make every move bring the end closer (a move counter, or a budget like "
+                    "piglet's `left`), or say what endless play is worth: `endless 0`", moves)
+
+    def shortest_cycle(self, start: int) -> list:
+        """The moves of a shortest way from position ``start`` back to itself."""
+        came: dict[int, tuple[int, object]] = {}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for edge in range(self.first_edge[node], self.first_edge[node + 1]):
+                target = self.targets[edge]
+                if target < 0 or target in came:
+                    continue
+                came[target] = (node, self.labels[edge])
+                if target == start:
+                    loop, node = [], start
+                    while True:
+                        node, move = came[node]
+                        loop.append(move)
+                        if node == start:
+                            return loop[::-1]
+                queue.append(target)
+        raise AssertionError("a position on a cycle has a way back to itself")
+
+    def longest_game(self, order: list[int] | None) -> int | None:
+        """Moves in the longest finished game seen, in the random games and in the explored
+        graph: a longest path to a terminal position when the graph has no cycle (``order``,
+        a topological order, is given), else a shortest one.
+        """
+        longest = self.longest_played or None
+        if not self.states:
+            return longest
+        if order is None:
+            depths = self.depths()
+            ends = [depths[i] for i in range(len(self.states)) if self.is_end[i]]
+        else:
+            distance = [-1] * len(self.states)
+            distance[0] = 0
+            for node in order:
+                if distance[node] < 0:
+                    continue
+                for edge in range(self.first_edge[node], self.first_edge[node + 1]):
+                    target = self.targets[edge]
+                    if target >= 0 and distance[target] < distance[node] + 1:
+                        distance[target] = distance[node] + 1
+            ends = [distance[i] for i in range(len(self.states)) if self.is_end[i]]
+        if ends:
+            longest = max(longest or 0, max(ends))
+        return longest
+
+    def depths(self) -> list[int]:
+        """The length of a shortest move sequence to each kept position."""
+        depth = [0] * len(self.states)
+        for i in range(1, len(self.states)):
+            depth[i] = depth[self.parent[i]] + 1  # a parent is numbered before its children
+        return depth
+
+
+def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, list[int]]:
+    """Which nodes of a graph lie on a cycle, and a topological order when it has none.
+
+    Tarjan's strongly connected components, with an explicit stack instead of recursion. The
+    graph's nodes are 0..n-1; the edges of node i go to ``targets[first_edge[i]:first_edge[i+1]]``
+    (a negative target is no node). A node lies on a cycle when its component has more than one
+    node or an edge to itself. Components are completed in reverse topological order.
+
+    Returns:
+        ``on_cycle[i]`` 1 or 0 for each node, and the nodes in topological order (meaningful
+        only when no node lies on a cycle).
+    """
+    count = len(first_edge) - 1
+    number = [-1] * count  # discovery order
+    low = [0] * count
+    on_stack = bytearray(count)
+    on_cycle = bytearray(count)
+    stack: list[int] = []
+    finished: list[int] = []
+    counter = 0
+    for root in range(count):
+        if number[root] >= 0:
+            continue
+        number[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = 1
+        work = [(root, first_edge[root])]  # (node, its next edge to follow)
+        while work:
+            node, edge = work[-1]
+            if edge < first_edge[node + 1]:
+                work[-1] = (node, edge + 1)
+                target = targets[edge]
+                if target < 0:
+                    continue
+                if number[target] < 0:
+                    number[target] = low[target] = counter
+                    counter += 1
+                    stack.append(target)
+                    on_stack[target] = 1
+                    work.append((target, first_edge[target]))
+                elif on_stack[target]:
+                    low[node] = min(low[node], number[target])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] != number[node]:
+                continue
+            members = []  # node is the root of a component: pop it
+            while True:
+                member = stack.pop()
+                on_stack[member] = 0
+                members.append(member)
+                if member == node:
+                    break
+            finished.extend(members)
+            if len(members) > 1 or node in targets[first_edge[node]:first_edge[node + 1]]:
+                for member in members:
+                    on_cycle[member] = 1
+    finished.reverse()
+    return on_cycle, finished
+
+
+def _declarations(checked) -> list:
+    """The declaration of each move kind: the moves in order, then each chance event's outcomes.
+
+    The numbering is the compiler's (``Move.kind`` indexes the generated EFFECTS).
+    """
+    declarations: list = [info.decl for info in checked.moves]
+    for info in checked.chances.values():
+        decl = info.decl
+        declarations.extend(decl.outcomes if isinstance(decl, ast.ListedChance) else [decl])
+    return declarations
