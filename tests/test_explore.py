@@ -243,3 +243,13 @@ def test_a_node_is_on_a_cycle_exactly_when_it_reaches_itself(edges):
         assert sorted(order) == list(range(len(edges)))
         assert all(position[a] < position[b] for a, children in enumerate(edges)
                    for b in children if b >= 0)
+
+
+def test_the_capture_in_the_commands_page_is_what_plies_prints(tmp_path, monkeypatch):
+    page = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text()
+    capture = page.split("$ plies validate --explore corridor.game\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "corridor.game").write_text(
+        (CATALOGUE / "11_back_and_forth.game").read_text(encoding="utf-8"))
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "--explore", "corridor.game"])
+    assert result.output == capture
