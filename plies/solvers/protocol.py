@@ -86,6 +86,8 @@ class GameBase:
     has_chance = False
     utility_bounds: tuple[Value, Value] | None = None
     has_evaluation = False
+    endless_value: Value | None = None
+    """What play that never ends is worth to MAX (``endless 0``), or None when not declared."""
 
     def evaluate(self, state: State) -> Value:
         """The neutral heuristic: 0."""

@@ -1,0 +1,258 @@
+"""The position graph: every position reachable from a start, with its children, found once each.
+
+Strong solvers (``retrograde.py``, ``policy.py``) work on this graph rather than on the game:
+positions are numbered in the order a breadth-first search finds them (the start is 0), and
+each one keeps the numbers of its children in the order of the game's moves (or chance
+outcomes), so the solvers' inner loops touch only lists of integers. The moves themselves are
+not kept (they cost memory for every edge); ``moves(i)`` asks the game again when a move's
+text is wanted.
+
+A breadth-first search also gives every position a shortest line of moves from the start
+(``line(i)``), which is how positions are named in messages and in the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import GameContractError, SolverError
+from .protocol import CHANCE, MAX, MIN, Game, Move, State, Value
+
+TERMINAL = 2
+"""``roles[i]`` of a terminal position (MAX, MIN and CHANCE are 1, -1 and 0)."""
+
+PROGRESS_POSITIONS = 1 << 16
+"""How often (in positions found) exploration reports progress and checks its limits."""
+
+
+class TooManyPositionsError(SolverError):
+    """The game has more positions than a strong solver was allowed to explore.
+
+    Attributes:
+        limit: The number of positions that was allowed.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"the game has more than {limit:,} positions")
+
+
+class PositionFailedError(SolverError):
+    """A game method failed while exploring a position; the original error is ``__cause__``.
+
+    Attributes:
+        moves: A line of moves from the start to the position whose exploration failed.
+    """
+
+    def __init__(self, moves: list[Move]) -> None:
+        self.moves = moves
+        super().__init__("the game failed while exploring a position")
+
+
+@dataclass
+class PositionGraph:
+    """Every position reachable from ``states[0]``.
+
+    Attributes:
+        game: The game the positions belong to.
+        states: Position number -> state; the start is 0, numbered breadth-first.
+        index: State -> position number.
+        roles: MAX, MIN, CHANCE or TERMINAL for each position.
+        utilities: The utility of each terminal position (None for the others).
+        children: The children's numbers in the order of the moves (or chance outcomes).
+        probabilities: For chance positions, the outcomes' probabilities in the same order;
+            None for the others.
+        parents: The numbers of each position's parents (one entry per move leading to it),
+            filled by ``add_parents``; empty until then.
+        first_parent: The position each one was first found from (-1 for the start), so
+            that following it gives a shortest line from the start.
+        forward: True when every move leads to a position numbered higher than its own, so
+            that no position can come back and the numbers in reverse are an order in which
+            every position comes after all of its children.
+    """
+
+    game: Game
+    states: list[State] = field(default_factory=list)
+    index: dict[State, int] = field(default_factory=dict)
+    roles: list[int] = field(default_factory=list)
+    utilities: list[Value | None] = field(default_factory=list)
+    children: list[tuple[int, ...]] = field(default_factory=list)
+    probabilities: list[tuple[Fraction, ...] | None] = field(default_factory=list)
+    parents: list[list[int]] = field(default_factory=list)
+    first_parent: list[int] = field(default_factory=list)
+    forward: bool = True
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    @property
+    def edges(self) -> int:
+        """The number of moves (and chance outcomes) between positions."""
+        return sum(len(kids) for kids in self.children)
+
+    @property
+    def terminal_count(self) -> int:
+        """How many positions are terminal."""
+        return self.roles.count(TERMINAL)
+
+    def moves(self, i: int) -> list[Move]:
+        """The moves (or chance outcomes) of position ``i``, in the order of ``children[i]``."""
+        role = self.roles[i]
+        if role == TERMINAL:
+            return []
+        state = self.states[i]
+        if role == CHANCE:
+            return [outcome for outcome, _ in self.game.chance_outcomes(state)]
+        return list(self.game.actions(state))
+
+    def line(self, i: int) -> list[Move]:
+        """A shortest line of moves from the start to position ``i``."""
+        path = []
+        while self.first_parent[i] >= 0:
+            parent = self.first_parent[i]
+            path.append(self.moves(parent)[self.children[parent].index(i)])
+            i = parent
+        path.reverse()
+        return path
+
+    def children_first(self) -> list[int] | None:
+        """Every position after all of its children, or None when some position can come back.
+
+        Kahn's algorithm from the start: a position is listed once every position leading
+        to it has been, and the list is then reversed.
+        """
+        if self.forward:
+            return list(range(len(self.states) - 1, -1, -1))
+        children = self.children
+        leading_in = [0] * len(children)  # moves into each position from unlisted positions
+        for kids in children:
+            for j in kids:
+                leading_in[j] += 1
+        if leading_in[0]:  # a move leads back to the start
+            return None
+        order = [0]  # every other position is reached from the start
+        for i in order:  # the list grows while it is read
+            for j in children[i]:
+                leading_in[j] -= 1
+                if leading_in[j] == 0:
+                    order.append(j)
+        if len(order) < len(children):
+            return None
+        order.reverse()
+        return order
+
+    def add_parents(self) -> None:
+        """Fill ``parents``: the retrograde solvers walk from children back to parents."""
+        if self.parents or not self.states:
+            return
+        parents: list[list[int]] = [[] for _ in self.states]
+        for i, kids in enumerate(self.children):
+            for j in kids:
+                parents[j].append(i)
+        self.parents = parents
+
+
+def explore(
+    game: Game,
+    start: State | None = None,
+    *,
+    max_positions: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> PositionGraph:
+    """Find every position reachable from ``start``, breadth-first.
+
+    Args:
+        game: Any game.
+        start: The first position (default: the initial state).
+        max_positions: Refuse games with more positions than this.
+        progress: Called with the number of positions found so far, every 65,536 of them.
+
+    Raises:
+        TooManyPositionsError: more than ``max_positions`` positions.
+        PositionFailedError: a game method failed; the original error is its ``__cause__``.
+    """
+    if start is None:
+        start = game.initial_state()
+    graph = PositionGraph(game)
+    states, index = graph.states, graph.index
+    roles, utilities = graph.roles, graph.utilities
+    children, probabilities, first_parent = graph.children, graph.probabilities, graph.first_parent
+    outcome, to_move, successors = game.outcome, game.to_move, game.successors
+    result = game.result
+    chance_outcomes = game.chance_outcomes if game.has_chance else None
+    limit = max_positions if max_positions is not None else -1
+    states.append(start)
+    index[start] = 0
+    first_parent.append(-1)
+    index_get = index.get
+    forward = True
+    no_children: tuple[int, ...] = ()
+    next_report = PROGRESS_POSITIONS
+    i = 0
+    try:
+        while i < len(states):
+            state = states[i]
+            utility = outcome(state)
+            if utility is not None:
+                roles.append(TERMINAL)
+                utilities.append(utility)
+                children.append(no_children)
+                probabilities.append(None)
+                i += 1
+                continue
+            role = to_move(state)
+            if role == MAX or role == MIN:
+                probabilities.append(None)
+                kids_states = [child for _, child in successors(state)]
+            elif role == CHANCE and chance_outcomes is not None:
+                pairs = chance_outcomes(state)
+                probabilities.append(tuple(p for _, p in pairs))
+                kids_states = [result(state, o) for o, _ in pairs]
+            elif role == CHANCE:
+                raise GameContractError("a chance node in a game declared without chance")
+            else:
+                raise GameContractError(f"to_move() returned {role!r}")
+            if not kids_states:
+                raise GameContractError("a non-terminal position has no legal moves")
+            kids = []
+            for child in kids_states:
+                j = index_get(child)
+                if j is None:
+                    j = index[child] = len(states)
+                    states.append(child)
+                    first_parent.append(i)
+                elif j <= i:
+                    forward = False
+                kids.append(j)
+            roles.append(role)
+            utilities.append(None)
+            children.append(tuple(kids))
+            i += 1
+            if len(states) >= next_report:
+                next_report += PROGRESS_POSITIONS
+                if 0 <= limit < len(states):
+                    raise TooManyPositionsError(limit)
+                if progress is not None:
+                    progress(len(states))
+    except TooManyPositionsError:
+        raise
+    except GameContractError as error:
+        del roles[i:], utilities[i:], children[i:], probabilities[i:]
+        raise GameContractError(str(error), _line_or_empty(graph, i)) from None
+    except Exception as error:  # noqa: BLE001 - a game method failed: say where
+        del roles[i:], utilities[i:], children[i:], probabilities[i:]
+        raise PositionFailedError(_line_or_empty(graph, i)) from error
+    if 0 <= limit < len(states):
+        raise TooManyPositionsError(limit)
+    graph.forward = forward
+    return graph
+
+
+def _line_or_empty(graph: PositionGraph, i: int) -> list[Move]:
+    """The line to position ``i`` for an error message (empty if the game fails again)."""
+    try:
+        return graph.line(i)
+    except Exception:  # noqa: BLE001 - already reporting a failure of the game
+        return []
