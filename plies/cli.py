@@ -562,3 +562,14 @@ def tree(
         typer.echo(f"wrote {output}")
     else:
         typer.echo(text, nl=False)
+
+
+# ---- the language server -------------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def lsp() -> None:
+    """Run the language server for editors on standard input and output (needs plies[lsp])."""
+    from plies.lsp import serve
+    serve()

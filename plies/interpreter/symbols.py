@@ -27,8 +27,10 @@ class Declaration:
 
     Attributes:
         name: The name.
-        kind: "parameter", "constant", "player", "symbol", "state variable", "definition",
-            "move", "chance event" or "local".
+        kind: For a top-level name "parameter", "constant", "player", "symbol", "state
+            variable", "definition", "move" or "chance event"; for a local one "move parameter",
+            "chance parameter", "definition parameter", "loop variable", "aggregate variable"
+            or "let".
         span: Where the name itself is written.
         node: The declaring node (the whole declaration, or the binder of a local).
         scope: Where a local name is visible; None for a top-level name.
@@ -43,10 +45,12 @@ class Declaration:
 
 @dataclass(frozen=True)
 class Reference:
-    """A use of a name, and the declaration it refers to (None for a built-in or unknown)."""
+    """A use of a name (``node``), and the declaration it refers to (None for a built-in or an
+    undefined name)."""
 
     name: str
     span: ast.Span
+    node: ast.Node
     declaration: Declaration | None
 
 
@@ -120,11 +124,11 @@ class SymbolIndex:
         self.globals: dict[str, Declaration] = {}
         self.locals: list[Declaration] = []
         self.references: list[Reference] = []
-        self._pending: list[tuple[str, ast.Span]] = []
+        self._pending: list[tuple[str, ast.Span, ast.Node]] = []
         self._declare_globals()
         self._visit(program)
-        self.references = [Reference(name, span, self.resolve(name, span.line, span.column))
-                           for name, span in self._pending]
+        self.references = [Reference(name, span, node, self.resolve(name, span.line, span.column))
+                           for name, span, node in self._pending]
         del self._pending
 
     # -- queries --
@@ -144,15 +148,15 @@ class SymbolIndex:
                     best = local
         return best or self.globals.get(name)
 
-    def at(self, line: int, column: int) -> Declaration | None:
-        """The declaration of the name at (line, column): a use of it, or its declaration."""
+    def at(self, line: int, column: int) -> tuple[Declaration | None, Reference | None]:
+        """The name at (line, column): its declaration, and the use of it there if it is one."""
         for reference in self.references:
             if contains(reference.span, line, column):
-                return reference.declaration
+                return reference.declaration, reference
         for declaration in self.declarations:
             if contains(declaration.span, line, column):
-                return declaration
-        return None
+                return declaration, None
+        return None, None
 
     def in_scope(self, line: int, column: int) -> list[Declaration]:
         """The names visible at (line, column): every top-level name and the locals there."""
@@ -170,13 +174,13 @@ class SymbolIndex:
 
     def _add_global(self, name: str, kind: str, span: ast.Span, node: ast.Node) -> None:
         if name in self.globals:  # declared twice (the checker says so): the first one counts
-            self._pending.append((name, span))
+            self._pending.append((name, span, node))
             return
         self.globals[name] = Declaration(name, kind, span, node)
 
-    def _add_local(self, name: str, node: ast.Node, scope: ast.Span, after: ast.Span) -> None:
-        self.locals.append(Declaration(name, "local", self.text.word_span(name, after), node,
-                                       scope))
+    def _add_local(self, name: str, kind: str, node: ast.Node, scope: ast.Span,
+                   after: ast.Span) -> None:
+        self.locals.append(Declaration(name, kind, self.text.word_span(name, after), node, scope))
 
     def _declare_globals(self) -> None:
         header = self.program.header
@@ -201,43 +205,42 @@ class SymbolIndex:
                 if isinstance(child, ast.LetStmt):  # visible to the end of its block
                     scope = ast.Span(child.span.line, child.span.column, node[-1].span.end_line,
                                      node[-1].span.end_column)
-                    self._add_local(child.name, child, scope, child.span)
+                    self._add_local(child.name, "let", child, scope, child.span)
                 self._visit(child)
             return
         if not isinstance(node, ast.Node):
             return
         if isinstance(node, ast.Name):
-            self._pending.append((node.id, node.span))
-        elif isinstance(node, ast.Call):
+            self._pending.append((node.id, node.span, node))
+        elif isinstance(node, (ast.Call, ast.Target)):
+            name = node.function if isinstance(node, ast.Call) else node.name
             span = node.span
-            self._pending.append((node.function, ast.Span(span.line, span.column, span.line,
-                                                          span.column + len(node.function))))
-        elif isinstance(node, ast.Target):
-            span = node.span
-            self._pending.append((node.name, ast.Span(span.line, span.column, span.line,
-                                                      span.column + len(node.name))))
+            self._pending.append((name, ast.Span(span.line, span.column, span.line,
+                                                 span.column + len(name)), node))
         elif isinstance(node, ast.StartChance):
             self._pending.append((node.event, self.text.word_span(node.event, _after_keyword(
-                node.span))))
+                node.span)), node))
         elif isinstance(node, ast.Symbol):
             declared = self.globals.get(node.name)
             if declared is None:
                 self.globals[node.name] = Declaration(node.name, "symbol", node.span, node)
             elif declared.node is not node:
-                self._pending.append((node.name, node.span))
+                self._pending.append((node.name, node.span, node))
         elif isinstance(node, (ast.Move, ast.UniformChance)) and node.binders is not None:
+            kind = "move parameter" if isinstance(node, ast.Move) else "chance parameter"
             for binder in node.binders.items:
-                self._add_local(binder.name, binder, node.span, binder.span)
+                self._add_local(binder.name, kind, binder, node.span, binder.span)
         elif isinstance(node, ast.HelperDef):
             for param in node.params or ():
-                self._add_local(param.name, param, node.span, param.span)
+                self._add_local(param.name, "definition parameter", param, node.span, param.span)
         elif isinstance(node, (ast.ForStmt, ast.Aggregate)):
+            kind = "loop variable" if isinstance(node, ast.ForStmt) else "aggregate variable"
             after = _after_keyword(node.span)
             for name in node.names:
-                self._add_local(name, node, node.span, after)
+                self._add_local(name, kind, node, node.span, after)
                 after = self.text.word_span(name, after)
         elif isinstance(node, ast.LetExpr):
-            self._add_local(node.name, node, node.span, _after_keyword(node.span))
+            self._add_local(node.name, "let", node, node.span, _after_keyword(node.span))
         for field in dataclasses.fields(node):
             if field.name != "span":
                 self._visit(getattr(node, field.name))
