@@ -7,9 +7,9 @@
 """
 
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
-from plies.interpreter.loader import load, load_source
+from plies.interpreter.loader import load, load_source, validate_source
 
 __version__ = "0.1.0"
 
-__all__ = ["load", "load_source", "PliesError", "GameFileError", "GameRuntimeError",
-           "UsageError", "__version__"]
+__all__ = ["load", "load_source", "validate_source", "PliesError", "GameFileError",
+           "GameRuntimeError", "UsageError", "__version__"]

@@ -56,10 +56,19 @@ class Diagnostic:
         return asdict(self)
 
 
+def normalize_newlines(text: str) -> str:
+    """``text`` with CR LF and lone CR line endings as LF, the only line break the parser counts.
+
+    Columns are unchanged: a CR only ever ends a line. Other separators (form feed, U+2028) stay
+    inside their line, as they do for the parser.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _source_line(source: str | None, line: int) -> str | None:
     if source is None or line < 1:
         return None
-    lines = source.splitlines()
+    lines = normalize_newlines(source).split("\n")  # not splitlines(): it also splits at \f
     if line > len(lines):
         return None
     text = lines[line - 1]

@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import plies
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plies.solvers import solve
@@ -116,3 +117,16 @@ def test_minimax_names_the_move_that_failed_while_children_were_built():
         assert error.moves == ["up", "up", "up"]
     else:
         raise AssertionError("the range check did not fire")
+
+
+def test_validate_source_is_part_of_the_package_as_the_docs_say():
+    assert plies.validate_source(COUNTDOWN, "countdown.game") == []
+    [problem] = plies.validate_source(COUNTDOWN.replace("left -= 1", "left -= k"), "c.game")
+    assert (problem.line, problem.message) == (6, "'k' is not defined")
+
+
+@pytest.mark.parametrize("heaps", [[1, 2, 3], (1, 2, 3)])
+def test_list_parameters_may_be_python_lists_or_tuples(heaps):
+    game = plies.load("nim", heaps=heaps)
+    assert game.params["heaps"] == (1, 2, 3)
+    assert game.solve().value == -1

@@ -441,3 +441,30 @@ def test_damaged_shipped_games_get_diagnostics_or_run_cleanly(name, rng):
 def test_every_shipped_game_validates_clean():
     for name, text in GAMES.items():
         assert validate(text) == [], name
+
+
+# ---- line endings and line separators -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("separator", ["\f", "\u2028", "\u2029", "\v", "\x85", "\x1c"])
+def test_a_separator_in_a_comment_does_not_move_the_quoted_line(separator):
+    text = countdown("zz").replace("game countdown", f"# a comment {separator} with a separator\n"
+                                                     "game countdown")
+    diagnostic = errors(text)[0]
+    assert diagnostic.render(text).splitlines()[:2] == [
+        "robust.game:13:9: error: 'zz' is not defined",
+        "   13 | utility zz",
+    ]
+
+
+@pytest.mark.parametrize("ending", ["\r", "\r\n"])
+def test_old_mac_and_windows_line_endings_read_like_unix_ones(ending):
+    text = countdown().replace("\n", ending)
+    assert not errors(text)
+    assert load_source(text, "robust.game").solve().value == -1
+    broken = countdown("zz").replace("\n", ending)
+    assert errors(broken)[0].render(broken).splitlines() == [
+        "robust.game:12:9: error: 'zz' is not defined",
+        "   12 | utility zz",
+        "      |         ^^",
+    ]

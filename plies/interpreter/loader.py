@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from plies.errors import Diagnostic, GameFileError, UsageError
+from plies.errors import Diagnostic, GameFileError, UsageError, normalize_newlines
 from plies.interpreter import ast
 from plies.interpreter.checker import CheckedGame, SymbolValue, check, show_value
 from plies.interpreter.compiler import generate
@@ -62,7 +62,7 @@ def read_source(path: Path) -> str:
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
     try:
-        return data.decode("utf-8")
+        return normalize_newlines(data.decode("utf-8"))
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
@@ -118,14 +118,15 @@ def _constant(expr: ast.Expr):
 
 
 def check_source(source: str, filename: str, params: dict | None = None) -> CheckedGame:
-    """Parse and check a game's text.
+    """Parse and check a game's text (any line endings; parameter lists may be Python lists).
 
     Raises:
         GameFileError: with every error (and warning) found.
         UsageError: a parameter the game does not have.
     """
+    source = normalize_newlines(source)
     program = parse(source, filename)
-    params = dict(params or {})
+    params = {name: _as_tuples(value) for name, value in (params or {}).items()}
     declared = [p.name for p in program.header.params or ()]
     for name in params:
         if name not in declared:
@@ -135,6 +136,13 @@ def check_source(source: str, filename: str, params: dict | None = None) -> Chec
             raise UsageError(f"game '{program.header.name}' has no parameter '{name}'{hint} "
                              f"(its parameters: {have})")
     return check(program, params, filename=filename, source=source)
+
+
+def _as_tuples(value):
+    """A parameter value with Python lists (at any depth) as the tuples the checker takes."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_as_tuples(item) for item in value)
+    return value
 
 
 def load_source(source: str, filename: str = "<game>", **params) -> GameModel:
