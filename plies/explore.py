@@ -84,7 +84,10 @@ class Exploration:
     terminal: int
     """How many of them are terminal."""
     longest_game: int | None
-    """Moves (chance outcomes included) in the longest finished game seen; None if none."""
+    """Moves (chance outcomes included) in the longest game seen, None when no game finished or
+    when positions repeat."""
+    repeats: bool
+    """True when a position can come back: a game may then go on forever."""
     exhaustive: bool
     """True when every reachable position was explored."""
     stopped_by: str | None
@@ -101,10 +104,14 @@ class Exploration:
             extent = "not all: stopped at --max-states"
         else:
             extent = "not all: the positions and moves kept filled the memory budget"
-        longest = "none finished" if self.longest_game is None else \
-            f"{self.longest_game:,} move{'s' * (self.longest_game != 1)}"
+        if self.repeats:
+            longest = "positions repeat, so a game may never end"
+        elif self.longest_game is None:
+            longest = "no game finished"
+        else:
+            longest = f"longest game {self.longest_game:,} move{'s' * (self.longest_game != 1)}"
         text = (f"explored {self.positions:,} positions ({self.terminal:,} terminal), {extent}; "
-                f"longest game {longest}")
+                f"{longest}")
         if self.playouts:
             text += f"; {self.playouts:,} random game{'s' * (self.playouts != 1)} (seed {self.seed})"
         return text
@@ -112,7 +119,8 @@ class Exploration:
     def to_json(self) -> dict:
         """The summary as a JSON-able dict."""
         return {"positions": self.positions, "terminal": self.terminal,
-                "longest_game": self.longest_game, "exhaustive": self.exhaustive,
+                "longest_game": self.longest_game, "repeats": self.repeats,
+                "exhaustive": self.exhaustive,
                 "stopped_by": self.stopped_by,
                 "playouts": self.playouts, "seed": self.seed}
 
@@ -141,8 +149,9 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
     findings = sorted(explorer.findings.values(),
                       key=lambda f: (f.diagnostic.severity != "error", f.diagnostic.line,
                                      f.diagnostic.column))
-    longest = explorer.longest_game(None if any(on_cycle) else order)
-    return Exploration(findings, len(explorer.states), sum(explorer.is_end), longest,
+    repeats = explorer.repeated or any(on_cycle)
+    longest = None if repeats else explorer.longest_game(order)
+    return Exploration(findings, len(explorer.states), sum(explorer.is_end), longest, repeats,
                        explorer.stopped_by is None, explorer.stopped_by, played, seed)
 
 
@@ -170,6 +179,7 @@ class _Explorer:
         self.stored_values = 0
         self.stopped_by: str | None = None
         self.longest_played = 0
+        self.repeated = False  # a random game came back to a position
         self.legal_kinds: set[int] = set()
         self.findings: dict[tuple, Finding] = {}
         self.endless_allowed = getattr(model, "endless_value", None) is not None
@@ -434,6 +444,7 @@ class _Explorer:
         while len(moves) < MAX_PLAYOUT_MOVES:
             step = len(states)
             if state in visited:  # the game came back to a position of this game
+                self.repeated = True
                 if not self.endless_allowed:
                     first = visited[state]
                     prefix = path_to(first)
@@ -509,38 +520,23 @@ class _Explorer:
                 queue.append(target)
         raise AssertionError("a position on a cycle has a way back to itself")
 
-    def longest_game(self, order: list[int] | None) -> int | None:
+    def longest_game(self, order: list[int]) -> int | None:
         """Moves in the longest finished game seen, in the random games and in the explored
-        graph: a longest path to a terminal position when the graph has no cycle (``order``,
-        a topological order, is given), else a shortest one.
-        """
-        longest = self.longest_played or None
-        if not self.states:
-            return longest
-        if order is None:
-            depths = self.depths()
-            ends = [depths[i] for i in range(len(self.states)) if self.is_end[i]]
-        else:
-            distance = [-1] * len(self.states)
+        graph (which has no cycle): a longest path to a terminal position, following the
+        positions in topological ``order``."""
+        distance = [-1] * len(self.states)
+        if self.states:
             distance[0] = 0
-            for node in order:
-                if distance[node] < 0:
-                    continue
-                for edge in range(self.first_edge[node], self.first_edge[node + 1]):
-                    target = self.targets[edge]
-                    if target >= 0 and distance[target] < distance[node] + 1:
-                        distance[target] = distance[node] + 1
-            ends = [distance[i] for i in range(len(self.states)) if self.is_end[i]]
-        if ends:
-            longest = max(longest or 0, max(ends))
-        return longest
-
-    def depths(self) -> list[int]:
-        """The length of a shortest move sequence to each kept position."""
-        depth = [0] * len(self.states)
-        for i in range(1, len(self.states)):
-            depth[i] = depth[self.parent[i]] + 1  # a parent is numbered before its children
-        return depth
+        for node in order:
+            if distance[node] < 0:
+                continue
+            for edge in range(self.first_edge[node], self.first_edge[node + 1]):
+                target = self.targets[edge]
+                if target >= 0 and distance[target] < distance[node] + 1:
+                    distance[target] = distance[node] + 1
+        ends = [distance[i] for i in range(len(self.states)) if self.is_end[i]]
+        longest = max(ends + [self.longest_played])
+        return longest if ends or self.longest_played else None
 
 
 def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, list[int]]:

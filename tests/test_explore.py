@@ -123,8 +123,8 @@ def test_cli_json_gives_each_diagnostic_its_moves_and_the_summary():
     assert [(d["code"], d["line"], d["moves"]) for d in data["diagnostics"]] == [
         ("endless", 13, ["pass", "pass"]), ("no-effect", 13, ["pass"])]
     assert data["explored"] == [{"file": display_path(path), "positions": 8, "terminal": 2,
-                                 "longest_game": 4, "exhaustive": True, "stopped_by": None,
-                                 "playouts": 0, "seed": 0}]
+                                 "longest_game": None, "repeats": True, "exhaustive": True,
+                                 "stopped_by": None, "playouts": 0, "seed": 0}]
 
 
 def test_cli_json_without_explore_is_unchanged():
@@ -188,7 +188,17 @@ def test_the_longest_nim_game_takes_one_object_at_a_time():
 def test_a_game_that_says_what_endless_play_is_worth_may_cycle():
     model = load(str(CATALOGUE / "11_back_and_forth.game"))
     model.endless_value = 0
-    assert [f.diagnostic.code for f in explore(model).findings] == []
+    exploration = explore(model)
+    assert exploration.findings == []
+    assert exploration.repeats and exploration.longest_game is None
+    assert exploration.summary().endswith("positions repeat, so a game may never end")
+
+
+def test_positions_repeating_only_in_random_games_count_as_repeats():
+    model = load(str(CATALOGUE / "11_back_and_forth.game"))
+    model.endless_value = 0
+    exploration = explore(model, max_states=1, playouts=5)
+    assert exploration.repeats and exploration.findings == []
 
 
 def test_random_games_are_the_same_for_the_same_seed():
@@ -253,3 +263,10 @@ def test_the_capture_in_the_commands_page_is_what_plies_prints(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["validate", "--explore", "corridor.game"])
     assert result.output == capture
+
+
+def test_a_cycle_seen_only_in_a_random_game_is_reported_with_its_moves():
+    model = load(str(CATALOGUE / "11_back_and_forth.game"))
+    exploration = explore(model, max_states=1, playouts=1)
+    assert [(f.diagnostic.code, f.moves) for f in exploration.findings] == [
+        ("endless", ("right", "left"))]
