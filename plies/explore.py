@@ -19,8 +19,9 @@ positions and the moves between them are kept as a graph; a cycle in it is found
 strongly connected components, and reported through the first position (in breadth-first order)
 that lies on one, followed once round the shortest cycle through it.
 
-Memory is bounded by the number of positions kept (``max_states``, and a cap on the values they
-hold together); time by that and by the playouts' number and length.
+Memory is bounded by the positions kept (``max_states``, and caps on the values they hold and
+on the moves recorded between them); time by that and by the playouts' number and length.
+Ctrl-C stops the walk (or the random games) and what was found so far is reported.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ class Exploration:
     exhaustive: bool
     """True when every reachable position was explored."""
     stopped_by: str | None
-    """Why the walk was not exhaustive: "max-states" (the limit asked for) or "memory"."""
+    """Why the walk was not exhaustive: "max-states" (the limit asked for), "memory" (the
+    budget of values and edges kept) or "interrupted" (Ctrl-C)."""
     playouts: int
     """Random games played after the breadth-first walk."""
     seed: int
@@ -102,6 +104,8 @@ class Exploration:
             extent = "every reachable position"
         elif self.stopped_by == "max-states":
             extent = "not all: stopped at --max-states"
+        elif self.stopped_by == "interrupted":
+            extent = "not all: interrupted"
         else:
             extent = "not all: the positions and moves kept filled the memory budget"
         if self.repeats:
@@ -138,11 +142,14 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
     explorer = _Explorer(model, max(1, max_states))
     explorer.walk()
     played = 0
-    if explorer.stopped_by is not None:
+    if explorer.stopped_by not in (None, "interrupted"):
         rng = random.Random(seed)
-        for _ in range(playouts):
-            explorer.playout(rng)
-            played += 1
+        try:
+            for _ in range(playouts):
+                explorer.playout(rng)
+                played += 1
+        except KeyboardInterrupt:  # Ctrl-C: keep what the games played so far found
+            pass
     on_cycle, order = strongly_connected(explorer.first_edge, explorer.targets)
     explorer.find_cycle(on_cycle)
     explorer.find_never_legal()
@@ -197,23 +204,26 @@ class _Explorer:
             return
         self.keep(start, -1, None)
         i = 0
-        while i < len(self.states):
-            if len(self.targets) >= MAX_EDGES:
-                self.forget_from(i)
-                break
-            self.first_edge.append(len(self.targets))
-            state = self.states[i]
-            path = functools.partial(self.path, i)
-            ended = self.judge(state, path)
-            self.is_end.append(ended is True)
-            if ended is False:
-                for move, child in self.children(state, path):
-                    target = self.index.get(child)
-                    if target is None:
-                        target = self.keep(child, i, move)
-                    self.targets.append(target)
-                    self.labels.append(move)
-            i += 1
+        try:
+            while i < len(self.states):
+                if len(self.targets) >= MAX_EDGES:
+                    self.forget_from(i, "memory")
+                    break
+                self.first_edge.append(len(self.targets))
+                state = self.states[i]
+                path = functools.partial(self.path, i)
+                ended = self.judge(state, path)
+                self.is_end.append(ended is True)
+                if ended is False:
+                    for move, child in self.children(state, path):
+                        target = self.index.get(child)
+                        if target is None:
+                            target = self.keep(child, i, move)
+                        self.targets.append(target)
+                        self.labels.append(move)
+                i += 1
+        except KeyboardInterrupt:  # Ctrl-C: report what the walk found so far
+            self.forget_from(i, "interrupted")
         self.first_edge.append(len(self.targets))
 
     def keep(self, state, parent: int, move) -> int:
@@ -232,15 +242,19 @@ class _Explorer:
         self.stored_values += size
         return number
 
-    def forget_from(self, first: int) -> None:
-        """Drop the positions from ``first`` on, not expanded when the edge budget ran out."""
+    def forget_from(self, first: int, reason: str) -> None:
+        """Drop the positions from ``first`` on, which the walk stopped before expanding (or
+        while expanding ``first``: its edges go too)."""
+        if len(self.first_edge) > first:
+            del self.targets[self.first_edge[first]:], self.labels[self.first_edge[first]:]
+            del self.first_edge[first:], self.is_end[first:]
         for state in self.states[first:]:
             del self.index[state]
         del self.states[first:], self.parent[first:], self.via[first:]
         for edge, target in enumerate(self.targets):
             if target >= first:
                 self.targets[edge] = -1
-        self.stopped_by = "memory"
+        self.stopped_by = reason
 
     def path(self, number: int) -> tuple[str, ...]:
         """The moves of a shortest sequence from the start to kept position ``number``."""

@@ -270,3 +270,21 @@ def test_a_cycle_seen_only_in_a_random_game_is_reported_with_its_moves():
     exploration = explore(model, max_states=1, playouts=1)
     assert [(f.diagnostic.code, f.moves) for f in exploration.findings] == [
         ("endless", ("right", "left"))]
+
+
+def test_ctrl_c_stops_the_walk_and_keeps_what_it_found():
+    model = load("tictactoe")
+    successors, calls = model.successors, []
+
+    def interrupted(state):
+        calls.append(state)
+        if len(calls) == 100:
+            raise KeyboardInterrupt
+        return successors(state)
+
+    model.successors = interrupted
+    exploration = explore(model)
+    assert exploration.stopped_by == "interrupted" and not exploration.exhaustive
+    assert exploration.positions == 99 and exploration.playouts == 0
+    assert exploration.findings == []
+    assert "not all: interrupted" in exploration.summary()
