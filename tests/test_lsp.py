@@ -91,7 +91,12 @@ class Client:
     def wait(self, wanted) -> dict:
         """The next message for which ``wanted`` is true (others are dropped)."""
         while True:
-            message = self.messages.get(timeout=TIMEOUT)
+            try:
+                message = self.messages.get(timeout=TIMEOUT)
+            except queue.Empty:
+                if self.process.poll() is not None:  # the server died: say why
+                    raise AssertionError(self.process.stderr.read().decode()) from None
+                raise AssertionError(f"no answer from the server in {TIMEOUT} s") from None
             if wanted(message):
                 return message
 
