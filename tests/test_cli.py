@@ -131,7 +131,7 @@ def test_unknown_parameter_is_a_usage_error():
     result = run("solve", "nim", "--param", "heap=[1,2]")
     assert result.exit_code == 2
     assert result.stderr.strip() == ("error: game 'nim' has no parameter 'heap'; did you mean "
-                                     "'heaps'? (its parameters: heaps)")
+                                     "'heaps'? (its parameters: heaps, misere)")
 
 
 def test_parameter_of_the_wrong_type():
