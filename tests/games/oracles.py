@@ -118,6 +118,40 @@ def pig(goal: int, budget: int, sides: int = 6) -> Fraction:
     return value(0, (0, 0), 0, 0)
 
 
+def pig_without_limit(goal: int, sides: int = 6, tolerance: float = 1e-13) -> float:
+    """The value of Pig with no turn limit, by value iteration in floating point.
+
+    Positions can repeat (both players rolling 1s), so there is no recursion to the end: the
+    values of all positions are improved together until they no longer change.
+    """
+    positions = [(mover, s0, s1, total)
+                 for mover in (0, 1) for s0 in range(goal) for s1 in range(goal)
+                 for total in range(goal - (s0, s1)[mover])]
+    values = dict.fromkeys(positions, 0.0)
+
+    def of(mover: int, scores: list[int], total: int) -> float:
+        return values[mover, scores[0], scores[1], total]
+
+    while True:
+        change = 0.0
+        for mover, s0, s1, total in positions:
+            scores, sign = [s0, s1], (1 if mover == 0 else -1)
+            rolls = of(1 - mover, scores, 0)
+            for face in range(2, sides + 1):
+                rolls += sign if scores[mover] + total + face >= goal else of(
+                    mover, scores, total + face)
+            options = [rolls / sides]
+            if total >= 1:
+                banked = list(scores)
+                banked[mover] += total
+                options.append(of(1 - mover, banked, 0))
+            best = max(options) if mover == 0 else min(options)
+            change = max(change, abs(best - values[mover, s0, s1, total]))
+            values[mover, s0, s1, total] = best
+        if change < tolerance:
+            return values[0, 0, 0, 0]
+
+
 # ---- Race: two dice, hitting sends a piece home -------------------------------------------------
 
 
