@@ -122,28 +122,41 @@ def solve(
         "--from", metavar="MOVES", help="Solve the position after these moves, "
                                         "e.g. \"place(1,1) place(0,0)\".")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    strong: Annotated[bool, typer.Option(
+        "--strong", help="Solve every reachable position (retrograde analysis); with --db, "
+                         "store them all in an SQLite database.")] = False,
+    db: Annotated[Optional[Path], typer.Option(
+        "--db", metavar="FILE", help="With --strong: the SQLite file to write.")] = None,
 ) -> None:
-    """Solve a game: its exact value, the best move, the line of best play, the work it took."""
+    """Solve a game: its exact value, the best move, the line of best play, the work it took.
+
+    A parameter given as a range (--param width=4..6) solves every combination into a table.
+    """
+    from plies.analysis import parse_params, solve_game
     if algorithm not in solvers.ALGORITHMS:
         raise UsageError(f"unknown algorithm '{algorithm}' (choose from "
                          f"{', '.join(solvers.ALGORITHMS)})")
-    params = _params(param)
-    model = load(game, **params)
+    if db is not None and not strong:
+        raise UsageError("--db stores a strong solution: add --strong")
+    params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
-    try:
-        model.play_all(moves)
-    except IllegalMoveError as error:
-        raise IllegalMoveError(f"--from: {error}") from None
+    options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
+                   max_table=max_table)
+    if ranges:
+        _sweep_table(game, params, ranges, moves, algorithm, options, as_json)
+        return
+    model = _loaded_at(game, params, moves)
+    if strong:
+        _strong_solve(model, moves, db, as_json)
+        return
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
-    result = model.solve(algorithm, moves=moves, depth=depth, max_nodes=max_nodes,
-                         timeout=timeout, use_table=not no_table, max_table=max_table,
-                         progress=progress)
+    solved = solve_game(model, moves, algorithm, progress=progress, **options)
     if progress is not None:
         sys.stderr.write("\r\033[K")
     if as_json:
-        typer.echo(json.dumps(_result_json(model, result, moves), indent=2))
+        typer.echo(json.dumps(_result_json(model, solved, moves), indent=2))
     else:
-        typer.echo(_result_text(model, result, moves))
+        typer.echo(_result_text(model, solved, moves))
 
 
 def _progress_line():
@@ -155,7 +168,8 @@ def _progress_line():
     return show
 
 
-def _result_json(model, result, moves) -> dict:
+def _result_json(model, solved, moves) -> dict:
+    result = solved.result
     value = result.value
     stats = {
         "nodes": result.nodes, "leaves": result.leaves, "cutoffs": result.cutoffs,
@@ -173,6 +187,8 @@ def _result_json(model, result, moves) -> dict:
         "meaning": _meaning(model, result),
         "best_move": None if result.best_move is None else str(result.best_move),
         "principal_variation": [str(m) for m in result.principal_variation],
+        "remoteness": solved.remoteness,
+        "outlook": solved.outlook or None,
         "proved": result.proved,
         "depth": result.depth,
         "nodes": result.nodes,
@@ -188,15 +204,13 @@ def _meaning(model, result) -> str:
 
 
 def _json_value(value):
-    from plies.interpreter.loader import show_value
-    if isinstance(value, bool) or isinstance(value, int):
-        return value
-    if isinstance(value, tuple):
-        return [_json_value(v) for v in value]
-    return show_value(value)
+    from plies.analysis import json_param
+    return json_param(value)
 
 
-def _result_text(model, result, moves) -> str:
+def _result_text(model, solved, moves) -> str:
+    from plies.analysis import remoteness_line, strong_status
+    result = solved.result
     value = result.value
     if value is None:
         shown = "unknown (the search stopped before it could tell)"
@@ -209,11 +223,14 @@ def _result_text(model, result, moves) -> str:
     if moves:
         lines.append(f"from       {' '.join(moves)}")
     lines.append(f"value      {shown}")
+    lines.append(f"remoteness {remoteness_line(model, solved)}")
     if result.best_move is not None:
         lines.append(f"best move  {result.best_move}")
     if result.principal_variation:
         lines.append(f"best play  {' '.join(str(m) for m in result.principal_variation)}")
-    if result.proved:
+    if solved.strong:
+        status = strong_status(solved)
+    elif result.proved:
         status = "proved (searched to the end of the game everywhere)"
     elif result.stopped:
         status = f"not proved: stopped by {result.stopped}"
@@ -227,11 +244,141 @@ def _result_text(model, result, moves) -> str:
     rate = f"  ({result.nodes / result.seconds:,.0f} nodes/s)" if result.seconds > 0 else ""
     rows = [("nodes", f"{result.nodes:,}"), ("leaves", f"{result.leaves:,}"),
             ("cutoffs", f"{result.cutoffs:,}")]
+    if solved.strong:
+        rate = rate.replace("nodes/s", "positions/s")
+        rows = [("positions", f"{result.nodes:,}"), ("terminal", f"{result.leaves:,}")]
     if result.table_size or result.table_hits:
         rows.append(("table", f"{result.table_hits:,} hits, {result.table_size:,} entries"))
     rows.append(("time", f"{result.seconds:.3f} s{rate}"))
-    lines.extend(f"  {name:<8} {text}" for name, text in rows)
+    width = 9 if solved.strong else 8
+    lines.extend(f"  {name:<{width}} {text}" for name, text in rows)
     return "\n".join(lines)
+
+
+@app.command()
+@_reports_errors
+def analyze(
+    game: GameArgument,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Analyse the position after these moves.")] = None,
+    param: ParamOption = None,
+    max_positions: Annotated[int, typer.Option(
+        "--max-positions", min=1, help="Solve every reachable position up to this many; past "
+                                       "it, each move is searched on its own, without "
+                                       "remoteness.")] = 5_000_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Every legal move with its exact value and remoteness, best first, and a verdict.
+
+    A parameter given as a range (--param width=4..6) solves every combination into a table.
+    """
+    from plies.analysis import analysis_text, analyze as analyze_position, parse_params
+    params, ranges = parse_params(param)
+    moves = from_moves.split() if from_moves else []
+    if ranges:
+        _sweep_table(game, params, ranges, moves, "auto", {}, as_json)
+        return
+    model = _loaded_at(game, params, moves)
+    analysis = analyze_position(model, moves, max_positions=max_positions)
+    typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
+
+
+@app.command()
+@_reports_errors
+def query(
+    file: Annotated[Path, typer.Argument(metavar="FILE",
+                                         help="A database written by plies solve --strong.")],
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="The position after these moves.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    export: Annotated[Optional[str], typer.Option(
+        "--export", metavar="FORMAT", help="Write every position (the strategy) as csv or "
+                                           "jsonl instead.")] = None,
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="With --export: write to FILE instead of standard output.")] = None,
+) -> None:
+    """Read a strong solution: a position's moves with values and remoteness, as analyze does."""
+    from plies.analysis import analysis_text
+    from plies.database import SolutionDatabase
+    if export is not None and export not in ("csv", "jsonl"):
+        raise UsageError(f"--export takes csv or jsonl; got '{export}'")
+    stored = SolutionDatabase(file)
+    if export is not None:
+        if output is None:
+            stored.export(sys.stdout, export)
+            return
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            count = stored.export(out, export)
+        typer.echo(f"wrote {output}: {count:,} positions")
+        return
+    analysis = stored.analysis(from_moves.split() if from_moves else [])
+    typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
+
+
+def _loaded_at(game, params, moves):
+    """The game, after checking that the --from moves can be played."""
+    model = load(game, **params)
+    try:
+        model.play_all(moves)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(f"--from: {error}") from None
+    return model
+
+
+def _sweep_table(game, params, ranges, moves, algorithm, options, as_json) -> None:
+    """Solve every combination of the parameter ranges; print a table (or JSON)."""
+    from plies.analysis import sweep, sweep_table
+    show = sys.stderr.isatty() and not as_json
+
+    def progress(done, total, values) -> None:
+        if show:
+            shown = ", ".join(f"{k}={v}" for k, v in values.items())
+            sys.stderr.write(f"\r\033[Ksolving {done + 1} of {total}: {shown}")
+            sys.stderr.flush()
+
+    rows = list(sweep(game, params, ranges, played=moves, algorithm=algorithm,
+                      progress=progress, **options))
+    if show:
+        sys.stderr.write("\r\033[K")
+    if as_json:
+        typer.echo(json.dumps({"game": game, "ranges": ranges, "rows": [r.to_json() for r in rows]},
+                              indent=2))
+    else:
+        typer.echo(sweep_table(rows, list(ranges)))
+
+
+def _strong_solve(model, moves, db, as_json) -> None:
+    """Solve every position reachable from the start (or --from); store them with --db."""
+    from plies import database
+    from plies.analysis import game_errors, strong_summary, strong_text
+    from plies.solvers.strong import strong_solve
+    show = sys.stderr.isatty() and not as_json
+
+    def progress(found: int) -> None:
+        if show:
+            sys.stderr.write(f"\r\033[Kexploring: {found:,} positions")
+            sys.stderr.flush()
+
+    with game_errors(model, moves):
+        solution = strong_solve(model, model.play_all(moves), progress=progress)
+    if show:
+        sys.stderr.write("\r\033[K")
+    written = database.write(db, model, solution, moves) if db is not None else None
+    summary = strong_summary(model, moves, solution, written)
+    typer.echo(json.dumps(summary, indent=2) if as_json else strong_text(summary))
+
+
+def _efg(model, start, depth, max_nodes, output) -> None:
+    """``tree --format efg``: the whole game tree for Gambit, to standard output or a file."""
+    from plies.efg import efg_tree
+    if depth is not None:
+        raise UsageError("--format efg writes the whole game tree: --depth does not apply")
+    text = efg_tree(model, start, max_nodes=max_nodes)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    output.write_text(text)
+    typer.echo(f"wrote {output}")
 
 
 def _show_param(value) -> str:
@@ -461,8 +608,15 @@ def play(
         "--think", min=0.01, help="Seconds the solver may take per decision; past that it "
                                   "plays and judges by its best estimate.")] = 2.0,
     param: ParamOption = None,
+    db: Annotated[Optional[Path], typer.Option(
+        "--db", metavar="FILE", help="Play perfectly and at once from a database written by "
+                                     "plies solve --strong.")] = None,
 ) -> None:
-    """Play a game against the solver. Moves come from the keyboard or a pipe."""
+    """Play a game against the solver. Moves come from the keyboard or a pipe.
+
+    Small games are solved whole first, so the solver picks moves by value, then remoteness.
+    """
+    from plies.analysis import play_oracle
     from plies.play import SIDES, PlaySession
     if side not in SIDES:
         raise UsageError(f"--as takes {', '.join(SIDES)}; got '{side}'")
@@ -470,7 +624,8 @@ def play(
         raise UsageError(f"--chance takes auto or manual; got '{chance}'")
     model = load(game, **_params(param))
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
-                          manual_chance=chance == "manual", write=typer.echo)
+                          manual_chance=chance == "manual", write=typer.echo,
+                          oracle=play_oracle(model, None if db is None else str(db), depth))
     raise typer.Exit(code=session.run(None if sys.stdin.isatty() else iter(sys.stdin)))
 
 
@@ -510,7 +665,8 @@ def explain(
 def tree(
     game: GameArgument,
     output_format: Annotated[str, typer.Option(
-        "--format", "-f", help="text (for the terminal), dot (Graphviz source), svg or png.")] = "text",
+        "--format", "-f", help="text (for the terminal), dot (Graphviz source), svg, png, or "
+                               "efg (the whole game tree for Gambit and OpenSpiel).")] = "text",
     depth: Annotated[Optional[int], typer.Option(
         "--depth", "-d", min=0, help="Show the tree down to N plies.")] = None,
     algorithm: Annotated[str, typer.Option(
@@ -530,12 +686,15 @@ def tree(
 
     from plies.solvers.recording import record
     from plies.treeview import dot_tree, text_tree
-    if output_format not in ("text", "dot", "svg", "png"):
-        raise UsageError(f"--format takes text, dot, svg or png; got '{output_format}'")
+    if output_format not in ("text", "dot", "svg", "png", "efg"):
+        raise UsageError(f"--format takes text, dot, svg, png or efg; got '{output_format}'")
     if output_format in ("svg", "png") and output is None:
         raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
+    if output_format == "efg":
+        _efg(model, start, depth, max_nodes, output)
+        return
     search = record(model, algorithm, state=start, max_nodes=max_nodes)
     note = "" if search.complete else \
         f"(the search was cut at {max_nodes:,} nodes; --max-nodes N records more)"

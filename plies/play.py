@@ -25,8 +25,11 @@ class PlaySession:
 
     def __init__(self, model: GameModel, *, human: str = "MAX", depth: int | None = None,
                  seed: int | None = None, manual_chance: bool = False, think: float = 2.0,
-                 write: Callable[[str], None] = print):
+                 write: Callable[[str], None] = print, oracle: Callable | None = None):
         self.model = model
+        # A strong solution's answers (plies.analysis.play_oracle): every move of a position
+        # with its value and remoteness, best first, or None for a position it does not know.
+        self.oracle = oracle
         self.humans = {"MAX": {MAX}, "MIN": {MIN}, "both": {MAX, MIN}, "none": set()}[human]
         self.depth = depth
         self.think = think  # seconds the solver may take for each decision
@@ -54,7 +57,8 @@ class PlaySession:
                 continue
             if role not in self.humans:
                 move = self.solver_move(state)
-                self.write(f"{model.player_name(role)} plays {move}")
+                self.write(f"{model.player_name(role)} plays {move}"
+                           f"{self.outlook(state, role, move)}")
                 self.history.append((state, str(move), False))
                 state = model.result(state, move)
                 self.show(state)
@@ -78,7 +82,7 @@ class PlaySession:
                 return None
             if text == "hint":
                 best = self.solver_move(state)
-                self.write(f"hint: {best}")
+                self.write(f"hint: {best}{self.outlook(state, role, best)}")
                 continue
             if text == "undo":
                 undone = self.undo()
@@ -136,11 +140,49 @@ class PlaySession:
         return self.model.solve("auto", state=state, depth=self.depth, timeout=seconds)
 
     def solver_move(self, state):
+        judged = self.oracle(state) if self.oracle is not None else None
+        if judged:  # best by value, then remoteness
+            return judged[0][0]
         move = self.search(state, self.think).best_move
         return move if move is not None else self.model.actions(state)[0]
 
+    def outlook(self, state, role, move) -> str:
+        """" (wins in 3)" for a move the strong solution knows, else ""."""
+        from plies.analysis import outlook
+        for judged_move, value, remoteness in (self.oracle(state) or []) if self.oracle else []:
+            if judged_move == move:
+                words = outlook(self.model, role, value, remoteness)
+                return f" ({words})" if words else ""
+        return ""
+
+    def judge_exactly(self, role, judged, chosen) -> str:
+        """What the chosen move was worth by value, then remoteness, against the best ones."""
+        from plies.analysis import outlook
+        model = self.model
+        values = {m: (v, r) for m, v, r in judged}
+        best_value, best_distance = values[judged[0][0]]
+        mine, distance = values[chosen]
+        best_moves = [str(m) for m, v, r in judged if (v, r) == (best_value, best_distance)]
+        said = outlook(model, role, mine, distance)
+        if mine != best_value:
+            best_said = outlook(model, role, best_value, best_distance)
+            return (f"{chosen} gives away value: it is worth {value_text(mine)}, but "
+                    f"{' or '.join(best_moves)} kept {value_text(best_value)}"
+                    + (f" ({best_said})" if best_said else "")
+                    + (f"; {chosen} {said}" if said else ""))
+        text = f"{chosen} keeps {_article(model.meaning(best_value))}"
+        if said:
+            text += f": {said}"
+        if distance != best_distance:
+            return text + f", but {' or '.join(best_moves)} " + \
+                outlook(model, role, best_value, best_distance)
+        return text + _as_good([m for m in best_moves if m != str(chosen)])
+
     def judge(self, state, role, moves, chosen) -> str:
         """What the chosen move was worth, compared with the best one (estimated if need be)."""
+        judged = self.oracle(state) if self.oracle is not None else None
+        if judged:
+            return self.judge_exactly(role, judged, chosen)
         model = self.model
         results = {m: self.search(model.result(state, m), self.think / len(moves)) for m in moves}
         if any(r.value is None for r in results.values()):
@@ -159,12 +201,7 @@ class PlaySession:
             return (f"{chosen} looks weaker: about {value_text(mine)}, against "
                     f"{value_text(best)} for {' or '.join(best_moves)}{note}")
         if mine == best:
-            text = f"{chosen} keeps {_article(model.meaning(best))}"
-            if len(as_good) > 3:
-                text += f"; {len(as_good)} other moves were as good"
-            elif as_good:
-                text += f"; {', '.join(as_good)} {'was' if len(as_good) == 1 else 'were'} as good"
-            return text
+            return f"{chosen} keeps {_article(model.meaning(best))}" + _as_good(as_good)
         best_moves = [str(m) for m, v in values.items() if v == best]
         return (f"{chosen} gives away value: it is worth {value_text(mine)}, but "
                 f"{' or '.join(best_moves)} kept {value_text(best)}")
@@ -222,6 +259,15 @@ class PlaySession:
     def final_words(self, state) -> str:
         value = self.model.utility(state)
         return f"game over: {self.model.meaning(value, terminal=True)} (utility {value_text(value)})"
+
+
+def _as_good(others: list[str]) -> str:
+    """"; place(0,2) was as good", or how many other moves were, or ""."""
+    if len(others) > 3:
+        return f"; {len(others)} other moves were as good"
+    if others:
+        return f"; {', '.join(others)} {'was' if len(others) == 1 else 'were'} as good"
+    return ""
 
 
 def _article(meaning: str) -> str:

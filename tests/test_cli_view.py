@@ -107,7 +107,7 @@ def test_tree_to_a_file(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--format", "pdf"], "error: --format takes text, dot, svg or png; got 'pdf'"),
+    (["--format", "pdf"], "error: --format takes text, dot, svg, png or efg; got 'pdf'"),
     (["--format", "svg"], "error: --format svg writes a file: give it with -o FILE"),
 ])
 def test_tree_usage_errors(args, message):

@@ -183,13 +183,14 @@ def explore(
     result = game.result
     chance_outcomes = game.chance_outcomes if game.has_chance else None
     limit = max_positions if max_positions is not None else -1
+    # Check the limit and report progress when this many positions are known.
+    next_report = PROGRESS_POSITIONS if limit < 0 else min(PROGRESS_POSITIONS, limit + 1)
     states.append(start)
     index[start] = 0
     first_parent.append(-1)
     index_get = index.get
     forward = True
     no_children: tuple[int, ...] = ()
-    next_report = PROGRESS_POSITIONS
     i = 0
     try:
         while i < len(states):
@@ -231,9 +232,11 @@ def explore(
             children.append(tuple(kids))
             i += 1
             if len(states) >= next_report:
-                next_report += PROGRESS_POSITIONS
                 if 0 <= limit < len(states):
                     raise TooManyPositionsError(limit)
+                next_report = len(states) + PROGRESS_POSITIONS
+                if limit >= 0:
+                    next_report = min(next_report, limit + 1)
                 if progress is not None:
                     progress(len(states))
     except TooManyPositionsError:

@@ -1,0 +1,518 @@
+"""Strong solutions in SQLite: every position of a game with its value, remoteness and best moves.
+
+``plies solve --strong GAME --db FILE`` writes one; ``plies query FILE`` reads it without the
+game file, and ``plies play GAME --db FILE`` plays from it. The schema is stable (a change
+raises ``SCHEMA_VERSION``) and documented in docs/analysis.md:
+
+``game`` (one row): the game's name, its file, its parameters (JSON), the players (JSON), the
+counts (positions, terminal positions, moves), the start's position id and the moves that lead
+there from the game's start (``--from``; '' for none), the start's value and remoteness,
+whether the values are exact (and the error bound when not), the method, the endless value,
+whether the game has chance, its utility bounds, the schema and plies versions, when it was
+written and how long the solve took.
+
+``positions`` (one row per position):
+
+======================  ==================================================================
+``id``                  the position's number: 0 is the start, then breadth-first
+``position``            its text form, e.g. ``X to move | board X.O/.X./...`` (unique)
+``to_move``             ``MAX``, ``MIN``, ``CHANCE`` or ``TERMINAL``
+``player``              the name of the player to move (NULL at chance and terminal ones)
+``value``               the exact value from MAX's point of view, as text: ``1``, ``-1``, ``1/7``
+                        (a decimal when the solution is not exact)
+``value_real``          the same as a floating-point number, for sorting and filtering
+``remoteness``          moves to the end, winner hurrying and loser holding out (NULL: none)
+``best_moves``          the best moves by value then remoteness, space-separated ('' if none)
+``depth``               moves from the start along a shortest line
+``parent``, ``via``     that line's last step: the previous position and the move from it
+======================  ==================================================================
+
+``moves`` (one row per move): ``position``, ``ord`` (the move's place in the game's order),
+``move`` (its text), ``child`` (the position it leads to) and ``probability`` (a chance
+outcome's, as text; NULL for a player's move).
+
+Export: ``export`` writes the positions (the strategy) as CSV or JSON lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TextIO
+
+from plies import __version__
+from plies.analysis import Analysis, MoveRow, json_param, verdict
+from plies.errors import PliesError, UsageError
+from plies.interpreter.model import GameModel
+from plies.solvers.graph import TERMINAL
+from plies.solvers.protocol import CHANCE, MAX, MIN
+from plies.solvers.strong import StrongSolution, preference
+
+SCHEMA_VERSION = 1
+"""Raised whenever a table or column changes meaning."""
+
+ROLE_NAMES = {MAX: "MAX", MIN: "MIN", CHANCE: "CHANCE", TERMINAL: "TERMINAL"}
+
+SCHEMA = """
+CREATE TABLE game (
+    game TEXT NOT NULL,
+    file TEXT,
+    params TEXT NOT NULL,
+    players TEXT NOT NULL,
+    positions INTEGER NOT NULL,
+    terminal_positions INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    start INTEGER NOT NULL,
+    start_moves TEXT NOT NULL,
+    value TEXT NOT NULL,
+    remoteness INTEGER,
+    exact INTEGER NOT NULL,
+    error_bound REAL NOT NULL,
+    method TEXT NOT NULL,
+    has_chance INTEGER NOT NULL,
+    utility_low TEXT,
+    utility_high TEXT,
+    endless TEXT,
+    solve_seconds REAL NOT NULL,
+    schema_version INTEGER NOT NULL,
+    plies_version TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE positions (
+    id INTEGER PRIMARY KEY,
+    position TEXT NOT NULL UNIQUE,
+    to_move TEXT NOT NULL,
+    player TEXT,
+    value TEXT NOT NULL,
+    value_real REAL NOT NULL,
+    remoteness INTEGER,
+    best_moves TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    parent INTEGER,
+    via TEXT
+);
+CREATE TABLE moves (
+    position INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    child INTEGER NOT NULL,
+    probability TEXT,
+    PRIMARY KEY (position, ord)
+) WITHOUT ROWID;
+"""
+
+
+class DatabaseError(PliesError):
+    """A file that is not a plies database, or one that does not fit the game."""
+
+
+def value_text(value) -> str:
+    """A value as stored: exact text (``1``, ``-1/3``), or a decimal for a float."""
+    if isinstance(value, float):
+        return repr(value)
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def parse_value(text: str):
+    """A stored value back as an int, a Fraction or a float."""
+    if "." in text or "e" in text or "inf" in text:
+        return float(text)
+    value = Fraction(text)
+    return value.numerator if value.denominator == 1 else value
+
+
+# ---- the text form of a position ----------------------------------------------------------------
+
+
+def position_text(model, state) -> str:
+    """A one-line text form of a position, unique to it: whose turn, then every variable.
+
+    For a compiled game: ``X to move | board X.O/.X./...``, grids row by row with ``/``
+    between rows, a cell as the first letter of its symbol (``.`` for ``empty``) when that is
+    unambiguous, arrays in brackets. Games written in Python get ``repr(state)``.
+    """
+    checked = getattr(model, "checked", None)
+    if checked is None:
+        return repr(state)
+    if checked.tree is not None:
+        node = checked.tree[state]
+        return f"node {state}" + (f" {node.name}" if node.name else "")
+    from plies.interpreter import types as T
+
+    turn = f"{checked.symbol_name(state[0])} to move"
+    if checked.chances and state[1]:
+        event = next(n for n, info in checked.chances.items() if info.id == state[1])
+        turn += f", {event} pending"
+    parts = [turn]
+    for name, info in checked.vars.items():
+        cells = state[info.offset:info.offset + info.slots]
+        t = info.type
+        if isinstance(t, T.Grid):
+            show = _cell_writer(checked, t.element)
+            rows = ["".join(show(v) for v in cells[r * t.cols:(r + 1) * t.cols])
+                    if show.glyphs else ",".join(show(v) for v in cells[r * t.cols:(r + 1) * t.cols])
+                    for r in range(t.rows)]
+            parts.append(f"{name} {'/'.join(rows)}")
+        elif isinstance(t, T.Array) and t.by_player:
+            show = _cell_writer(checked, t.element, glyphs=False)
+            parts.append(name + " " + " ".join(f"{p} {show(v)}"
+                                               for (p, _), v in zip(checked.players, cells)))
+        elif isinstance(t, T.Array):
+            show = _cell_writer(checked, t.element, glyphs=False)
+            parts.append(f"{name} [{','.join(show(v) for v in cells)}]")
+        else:
+            parts.append(f"{name} {_cell_writer(checked, t, glyphs=False)(cells[0])}")
+    return " | ".join(parts)
+
+
+def _cell_writer(checked, t, glyphs: bool = True):
+    """A function writing one value of type ``t``; ``.glyphs`` says if it writes one letter."""
+    from plies.interpreter import types as T
+
+    if isinstance(t, T.Symbols):
+        names = sorted(t.names)
+        letters = {n: "." if n == "empty" else n[0] for n in names}
+        one_letter = glyphs and len(set(letters.values())) == len(names)
+
+        def show(value):
+            name = checked.symbol_name(value)
+            return letters.get(name, name) if one_letter else name
+        show.glyphs = one_letter
+        return show
+    if isinstance(t, T.Bool):
+        def show(value):
+            return "true" if value else "false"
+    else:
+        def show(value):
+            return value_text(value) if isinstance(value, Fraction) else str(value)
+    show.glyphs = False
+    return show
+
+
+# ---- writing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Written:
+    """What ``write`` stored: counts, the file's size and the time it took."""
+
+    path: Path
+    positions: int
+    moves: int
+    bytes: int
+    seconds: float
+
+
+def write(path: str | Path, model, solution: StrongSolution,
+          start_moves: list[str] | None = None) -> Written:
+    """Store a strong solution in a new SQLite file at ``path`` (replacing any file there).
+
+    ``start_moves`` are the moves from the game's start to the solution's first position.
+
+    The file is written under a temporary name and renamed at the end, so an interrupted
+    write never leaves a half-written database behind.
+    """
+    started = time.perf_counter()
+    path = Path(path)
+    temporary = path.with_name(path.name + ".partial")
+    if temporary.exists():
+        temporary.unlink()
+    try:
+        connection = sqlite3.connect(temporary)
+    except sqlite3.Error as error:
+        raise UsageError(f"cannot write {path}: {error}") from None
+    try:
+        connection.execute("PRAGMA journal_mode = OFF")
+        connection.execute("PRAGMA synchronous = OFF")
+        connection.executescript(SCHEMA)
+        move_count = _write_positions(connection, model, solution)
+        _write_game(connection, model, solution, move_count, start_moves or [],
+                    time.perf_counter() - started)
+        connection.commit()
+    except BaseException:
+        connection.close()
+        temporary.unlink(missing_ok=True)
+        raise
+    connection.close()
+    os.replace(temporary, path)
+    return Written(path, solution.positions, move_count, path.stat().st_size,
+                   time.perf_counter() - started)
+
+
+def _write_positions(connection: sqlite3.Connection, model, solution: StrongSolution) -> int:
+    graph = solution.graph
+    names = _player_names(model)
+    via: dict[int, str] = {}  # position -> the move text from its first parent
+    depth = [0] * len(graph)
+    move_rows: list[tuple] = []
+    moves_written = 0
+
+    def rows() -> Iterator[tuple]:
+        nonlocal moves_written, move_rows
+        values, remoteness, first_parent = solution.values, solution.remoteness, graph.first_parent
+        for i, state in enumerate(graph.states):
+            role = graph.roles[i]
+            best = " ".join(str(m.move) for m in solution.best_moves(i))
+            moves = graph.moves(i)
+            kids = graph.children[i]
+            chances = graph.probabilities[i]
+            for k, (move, child) in enumerate(zip(moves, kids)):
+                text = str(move)
+                if first_parent[child] == i and child not in via:
+                    via[child] = text
+                    depth[child] = depth[i] + 1
+                probability = value_text(chances[k]) if chances is not None else None
+                move_rows.append((i, k, text, child, probability))
+            value = values[i]
+            parent = first_parent[i]
+            yield (i, position_text(model, state), ROLE_NAMES[role], names.get(role),
+                   value_text(value), float(value), remoteness[i], best, depth[i],
+                   None if parent < 0 else parent, via.pop(i, None))
+            if len(move_rows) >= 50_000:
+                connection.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", move_rows)
+                moves_written += len(move_rows)
+                move_rows = []
+
+    try:
+        connection.executemany(
+            "INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
+    except sqlite3.IntegrityError as error:  # two positions with the same text
+        raise DatabaseError(f"two positions have the same text form ({error})") from None
+    connection.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", move_rows)
+    return moves_written + len(move_rows)
+
+
+def _write_game(connection, model, solution: StrongSolution, move_count: int,
+                start_moves: list[str], seconds: float) -> None:
+    graph = solution.graph
+    params = {name: json_param(value) for name, value in getattr(model, "params", {}).items()}
+    checked = getattr(model, "checked", None)
+    players = checked.players if checked is not None else [["MAX", "max"], ["MIN", "min"]]
+    endless = getattr(model, "endless_value", None)
+    bounds = getattr(model, "utility_bounds", None) or (None, None)
+    connection.execute(
+        "INSERT INTO game VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (model.name, getattr(model, "filename", None), json.dumps(params),
+         json.dumps([list(p) for p in players]), len(graph), graph.terminal_count, move_count,
+         0, " ".join(start_moves), value_text(solution.values[0]), solution.remoteness[0], int(solution.exact),
+         solution.error_bound, solution.method, int(bool(model.has_chance)),
+         *(None if b is None else value_text(b) for b in bounds),
+         None if endless is None else value_text(endless), solution.seconds + seconds,
+         SCHEMA_VERSION, __version__, time.strftime("%Y-%m-%d %H:%M:%S")))
+
+
+def _player_names(model) -> dict[int, str]:
+    checked = getattr(model, "checked", None)
+    if checked is None:
+        return {MAX: "MAX", MIN: "MIN"}
+    return {MAX if role == "max" else MIN: name for name, role in checked.players}
+
+
+# ---- reading ------------------------------------------------------------------------------------
+
+
+class StoredGame:
+    """What a database knows of its game: enough to put its values into words, no rules."""
+
+    def __init__(self, info: dict) -> None:
+        self.name = info["game"]
+        self.params = json.loads(info["params"])
+        self.players = [tuple(p) for p in json.loads(info["players"])]
+        self.has_chance = bool(info["has_chance"])
+        low, high = info["utility_low"], info["utility_high"]
+        self.utility_bounds = None if low is None else (parse_value(low), parse_value(high))
+
+    def player_name(self, role: int) -> str:
+        """'X (MAX)' for MAX, 'O (MIN)' for MIN, as the game model says it."""
+        for name, r in self.players:
+            if (r == "max") == (role == MAX):
+                return name if name == r.upper() else f"{name} ({r.upper()})"
+        return "MAX" if role == MAX else "MIN"
+
+    meaning = GameModel.meaning  # the same words as the game model, from the same attributes
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    """A move as the database has it, with the value and remoteness of where it leads."""
+
+    move: str
+    child: int
+    value: object
+    remoteness: int | None  # the move's: the child's plus one
+    probability: str | None
+
+
+class SolutionDatabase:
+    """A strong-solution database opened for reading."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise UsageError(f"no database file '{path}'")
+        try:
+            self.connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            row = self.connection.execute("SELECT * FROM game").fetchone()
+            columns = [d[0] for d in self.connection.execute("SELECT * FROM game").description]
+        except sqlite3.DatabaseError:
+            raise DatabaseError(f"{path} is not a plies database (solve a game with "
+                                "`plies solve --strong GAME --db FILE` to make one)") from None
+        if row is None:
+            raise DatabaseError(f"{path} is not a plies database: its game table is empty")
+        self.info = dict(zip(columns, row))
+        if self.info.get("schema_version") != SCHEMA_VERSION:
+            raise DatabaseError(f"{path} has schema version {self.info.get('schema_version')}; "
+                                f"this plies reads version {SCHEMA_VERSION}")
+        self.game = StoredGame(self.info)
+        self.params = self.game.params
+        self.start_moves = self.info["start_moves"].split()
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def check_fits(self, model) -> None:
+        """Refuse a database made for another game or other parameters.
+
+        Raises:
+            DatabaseError: the game's name or parameters differ.
+        """
+        params = {name: json_param(value) for name, value in model.params.items()}
+        if self.info["game"] != model.name or self.params != params:
+            def shown(name, values):
+                return name + (f" ({', '.join(f'{k}={v}' for k, v in values.items())})"
+                               if values else "")
+            raise DatabaseError(f"{self.path} holds {shown(self.info['game'], self.params)}, "
+                                f"not {shown(model.name, params)}")
+
+    def oracle(self, model):
+        """Every move of a position, best first, as ``(move, value, remoteness)``: for play.
+
+        The position is found by its text form; None when the database does not have it.
+        """
+        def judged(state):
+            i = self.find(position_text(model, state))
+            if i is None or self.position(i)["to_move"] not in ("MAX", "MIN"):
+                return None
+            legal = {str(m): m for m in model.actions(state)}
+            return [(legal[m.move], m.value, m.remoteness) for m in self.moves(i)
+                    if m.move in legal]
+        return judged
+
+    def position(self, i: int) -> dict:
+        """The row of position ``i`` as a dict (``value`` parsed)."""
+        cursor = self.connection.execute("SELECT * FROM positions WHERE id = ?", (i,))
+        row = cursor.fetchone()
+        if row is None:
+            raise DatabaseError(f"{self.path} has no position {i}")
+        data = dict(zip([d[0] for d in cursor.description], row))
+        data["value"] = parse_value(data["value"])
+        return data
+
+    def find(self, text: str) -> int | None:
+        """The id of the position with this text form, or None."""
+        row = self.connection.execute("SELECT id FROM positions WHERE position = ?",
+                                      (text,)).fetchone()
+        return None if row is None else row[0]
+
+    def moves(self, i: int) -> list[StoredMove]:
+        """The moves of position ``i``, best first (chance outcomes in the game's order)."""
+        rows = self.connection.execute(
+            "SELECT m.move, m.child, p.value, p.remoteness, m.probability FROM moves m "
+            "JOIN positions p ON p.id = m.child WHERE m.position = ? ORDER BY m.ord", (i,))
+        moves = [StoredMove(move, child, parse_value(value),
+                            None if r is None else r + 1, probability)
+                 for move, child, value, r, probability in rows]
+        role = {"MAX": MAX, "MIN": MIN}.get(self.position(i)["to_move"])
+        if role is None:
+            return moves
+        return sorted(moves, key=lambda m: preference(role, m.value, m.remoteness))
+
+    def follow(self, moves: list[str], start: int = 0) -> int:
+        """The position after ``moves`` (texts; spaces inside a move are ignored).
+
+        Raises:
+            UsageError: a move that is not legal where it is played.
+        """
+        i = start
+        for played, text in enumerate(moves):
+            wanted = text.replace(" ", "")
+            row = self.connection.execute(
+                "SELECT child FROM moves WHERE position = ? AND move = ?", (i, wanted)).fetchone()
+            if row is None:
+                legal = [m for (m,) in self.connection.execute(
+                    "SELECT move FROM moves WHERE position = ? ORDER BY ord", (i,))]
+                before = " ".join(moves[:played]) or "(start)"
+                if not legal:
+                    raise UsageError(f"--from: '{text}' cannot be played after {before}: "
+                                     "the game is over")
+                raise UsageError(f"--from: '{text}' is not legal after {before}; the legal "
+                                 f"moves are: {' '.join(legal)}")
+            i = row[0]
+        return i
+
+    def analysis(self, played: list[str]):
+        """The analysis of the position after ``played`` (from the game's start), as analyze
+        gives it, read from the database.
+
+        Raises:
+            UsageError: a move is not legal, or the database starts after another position.
+        """
+        start = self.start_moves
+        if played[:len(start)] != start:
+            raise UsageError(f"--from: {self.path} starts after {' '.join(start)}; give moves "
+                             "that begin with those")
+        i = self.follow(played[len(start):])
+        row = self.position(i)
+        role = {"MAX": MAX, "MIN": MIN, "CHANCE": CHANCE}.get(row["to_move"], TERMINAL)
+        moves = self.moves(i)
+        exact = bool(self.info["exact"])
+        best = [] if role not in (MAX, MIN) else row["best_moves"].split()
+        rows = [MoveRow(m.move, m.value, m.remoteness, m.move in best,
+                        None if m.probability is None else parse_value(m.probability))
+                for m in moves]
+        words = verdict(self.game, row["value"], row["remoteness"], exact=exact,
+                        error_bound=self.info["error_bound"], over=role == TERMINAL)
+        return Analysis(self.game, played, role, row["value"], exact, self.info["error_bound"],
+                        row["remoteness"], words, rows, f"{self.info['method']} (from {self.path})",
+                        self.info["positions"], self.info["solve_seconds"])
+
+    def line(self, i: int) -> list[str]:
+        """A shortest line of moves from the start to position ``i``."""
+        moves = []
+        while True:
+            row = self.connection.execute("SELECT parent, via FROM positions WHERE id = ?",
+                                          (i,)).fetchone()
+            if row is None or row[0] is None:
+                break
+            i, move = row
+            moves.append(move)
+        moves.reverse()
+        return moves
+
+    def export(self, out: TextIO, fmt: str) -> int:
+        """Write every position (the strategy) as ``csv`` or ``jsonl``; returns the rows written."""
+        columns = ["id", "position", "to_move", "player", "value", "remoteness", "best_moves",
+                   "depth", "parent", "via"]
+        cursor = self.connection.execute(f"SELECT {', '.join(columns)} FROM positions ORDER BY id")
+        count = 0
+        if fmt == "csv":
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(columns)
+            for row in cursor:
+                writer.writerow(["" if v is None else v for v in row])
+                count += 1
+        else:
+            for row in cursor:
+                data = dict(zip(columns, row))
+                data["best_moves"] = data["best_moves"].split()
+                out.write(json.dumps(data) + "\n")
+                count += 1
+        return count

@@ -1,0 +1,89 @@
+"""``plies tree --format efg``: the whole game tree in Gambit's extensive-form format (.efg).
+
+Gambit (and OpenSpiel's ``efg_game``) read this text format:
+
+- a header ``EFG 2 R "title" { "MAX's name" "MIN's name" }`` and a comment line;
+- then every node of the tree, depth first, one per line, labelled with its name in a tree
+  game (else ""):
+  ``p "" player infoset "" { "move" ... } 0`` for a decision node (player 1 is MAX, 2 is MIN;
+  every node is its own information set: the game has perfect information),
+  ``c "" infoset "" { "outcome" probability ... } 0`` for a chance node, with exact rational
+  probabilities such as ``1/2``,
+  ``t "" outcome "name" { u, -u }`` for a terminal node: one outcome per distinct utility,
+  paying MAX the utility and MIN its negative (the game is zero-sum).
+
+A game whose positions can come back has an infinite tree and is refused, as is a tree of
+more than ``max_nodes`` nodes (positions reached by several lines appear once per line).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from plies.errors import PliesError
+from plies.solvers.protocol import CHANCE, MAX
+
+
+class TreeTooLargeError(PliesError):
+    """The game tree has more nodes than asked for, or is infinite."""
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _number(value) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def efg_tree(model, state=None, *, max_nodes: int = 20_000) -> str:
+    """The game tree from ``state`` (default: the start) as the text of an .efg file.
+
+    Raises:
+        TreeTooLargeError: more than ``max_nodes`` nodes, or a position that repeats.
+    """
+    from plies.analysis import player_name
+    start = model.initial_state() if state is None else state
+    names = [player_name(model, MAX), player_name(model, -MAX)]
+    params = ", ".join(f"{k}={v}" for k, v in getattr(model, "params", {}).items())
+    title = model.name + (f" ({params})" if params else "")
+    lines = [f"EFG 2 R {_quote(title)} {{ {' '.join(_quote(n) for n in names)} }}",
+             _quote("written by plies: MAX is player 1, MIN player 2; payoffs to MAX, MIN"), ""]
+    infosets = {1: 0, 2: 0, CHANCE: 0}
+    outcomes: dict = {}
+    count = 0
+    # Depth first, children in the game's order; ``path`` holds the states above a node.
+    stack = [(start, frozenset())]
+    while stack:
+        state, path = stack.pop()
+        count += 1
+        if count > max_nodes:
+            raise TreeTooLargeError(f"the game tree has more than {max_nodes:,} nodes; "
+                                    "--max-nodes N allows more")
+        utility = model.outcome(state)
+        label = _quote(getattr(model, "node_name", lambda s: None)(state) or "")
+        if utility is not None:
+            number = outcomes.setdefault(utility, len(outcomes) + 1)
+            lines.append(f"t {label} {number} {_quote(_number(utility))} "
+                         f"{{ {_number(utility)}, {_number(-utility)} }}")
+            continue
+        if state in path:
+            raise TreeTooLargeError("the game tree is infinite: a position repeats, so play can "
+                                    "go on forever")
+        below = path | {state}
+        if model.to_move(state) == CHANCE:
+            pairs = list(model.chance_outcomes(state))
+            infosets[CHANCE] += 1
+            shown = " ".join(f"{_quote(str(o))} {_number(p)}" for o, p in pairs)
+            lines.append(f'c {label} {infosets[CHANCE]} "" {{ {shown} }} 0')
+            children = [model.result(state, o) for o, _ in pairs]
+        else:
+            player = 1 if model.to_move(state) == MAX else 2
+            pairs = list(model.successors(state))
+            infosets[player] += 1
+            shown = " ".join(_quote(str(m)) for m, _ in pairs)
+            lines.append(f'p {label} {player} {infosets[player]} "" {{ {shown} }} 0')
+            children = [child for _, child in pairs]
+        stack.extend((child, below) for child in reversed(children))
+    return "\n".join(lines) + "\n"
