@@ -130,6 +130,13 @@ def test_solve_picks_retrograde_analysis_for_a_game_with_cycles():
             "algorithm  retrograde analysis"} <= set(lines)
 
 
+def test_solve_picks_policy_iteration_for_pig_without_a_turn_limit():
+    data = ok_json("solve", "pig", "--param", "goal=4", "--param", "budget=0")
+    assert data["algorithm"] == "policy iteration" and data["proved"] is True
+    assert data["value_exact"] == "7/11"
+    assert data["remoteness"] is None
+
+
 def test_solve_piglet_without_a_budget_is_one_seventh():
     data = ok_json("solve", "piglet_endless")
     assert data["value_exact"] == "1/7"
