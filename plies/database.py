@@ -15,7 +15,7 @@ written and how long the solve took.
 
 ======================  ==================================================================
 ``id``                  the position's number: 0 is the start, then breadth-first
-``position``            its text form, e.g. ``X to move | board X.O/.X./...`` (unique)
+``position``            its text form, e.g. ``X to move | board X.O/.X./...`` (unique, indexed)
 ``to_move``             ``MAX``, ``MIN``, ``CHANCE`` or ``TERMINAL``
 ``player``              the name of the player to move (NULL at chance and terminal ones)
 ``value``               the exact value from MAX's point of view, as text: ``1``, ``-1``, ``1/7``
@@ -41,7 +41,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -87,7 +87,7 @@ CREATE TABLE game (
 );
 CREATE TABLE positions (
     id INTEGER PRIMARY KEY,
-    position TEXT NOT NULL UNIQUE,
+    position TEXT NOT NULL,
     to_move TEXT NOT NULL,
     player TEXT,
     value TEXT NOT NULL,
@@ -115,6 +115,8 @@ class DatabaseError(PliesError):
 
 def value_text(value) -> str:
     """A value as stored: exact text (``1``, ``-1/3``), or a decimal for a float."""
+    if type(value) is int:
+        return str(value)
     if isinstance(value, float):
         return repr(value)
     value = Fraction(value)
@@ -132,69 +134,68 @@ def parse_value(text: str):
 # ---- the text form of a position ----------------------------------------------------------------
 
 
-def position_text(model, state) -> str:
-    """A one-line text form of a position, unique to it: whose turn, then every variable.
+def position_writer(model) -> Callable[[object], str]:
+    """A function giving the one-line text form of a position: whose turn, then every variable.
 
     For a compiled game: ``X to move | board X.O/.X./...``, grids row by row with ``/``
     between rows, a cell as the first letter of its symbol (``.`` for ``empty``) when that is
-    unambiguous, arrays in brackets. Games written in Python get ``repr(state)``.
+    unambiguous, arrays in brackets. Games written in Python get ``repr(state)``. The work of
+    reading the game's layout is done once, here, so the function is quick.
     """
     checked = getattr(model, "checked", None)
     if checked is None:
-        return repr(state)
+        return repr
     if checked.tree is not None:
-        node = checked.tree[state]
-        return f"node {state}" + (f" {node.name}" if node.name else "")
-    from plies.interpreter import types as T
-
-    turn = f"{checked.symbol_name(state[0])} to move"
-    if checked.chances and state[1]:
-        event = next(n for n, info in checked.chances.items() if info.id == state[1])
-        turn += f", {event} pending"
-    parts = [turn]
+        tree = checked.tree
+        return lambda state: f"node {state}" + (f" {tree[state].name}" if tree[state].name
+                                                else "")
+    names = {code: name for name, code in checked.symbols.items()}
+    events = {info.id: name for name, info in checked.chances.items()}
+    parts = []  # one function per variable: state -> its text
     for name, info in checked.vars.items():
-        cells = state[info.offset:info.offset + info.slots]
-        t = info.type
-        if isinstance(t, T.Grid):
-            show = _cell_writer(checked, t.element)
-            rows = ["".join(show(v) for v in cells[r * t.cols:(r + 1) * t.cols])
-                    if show.glyphs else ",".join(show(v) for v in cells[r * t.cols:(r + 1) * t.cols])
-                    for r in range(t.rows)]
-            parts.append(f"{name} {'/'.join(rows)}")
-        elif isinstance(t, T.Array) and t.by_player:
-            show = _cell_writer(checked, t.element, glyphs=False)
-            parts.append(name + " " + " ".join(f"{p} {show(v)}"
-                                               for (p, _), v in zip(checked.players, cells)))
-        elif isinstance(t, T.Array):
-            show = _cell_writer(checked, t.element, glyphs=False)
-            parts.append(f"{name} [{','.join(show(v) for v in cells)}]")
-        else:
-            parts.append(f"{name} {_cell_writer(checked, t, glyphs=False)(cells[0])}")
-    return " | ".join(parts)
+        parts.append(_variable_writer(checked, names, name, info))
+
+    def write(state) -> str:
+        turn = f"{names.get(state[0], state[0])} to move"
+        if events and state[1]:
+            turn += f", {events[state[1]]} pending"
+        return " | ".join([turn, *(part(state) for part in parts)])
+    return write
 
 
-def _cell_writer(checked, t, glyphs: bool = True):
-    """A function writing one value of type ``t``; ``.glyphs`` says if it writes one letter."""
+def _variable_writer(checked, names: dict, name: str, info) -> Callable[[object], str]:
+    """A function writing one state variable of a position as ``name value``."""
     from plies.interpreter import types as T
+    first, last, t = info.offset, info.offset + info.slots, info.type
+    if isinstance(t, T.Grid):
+        show, one_letter = _cell_writer(names, t.element)
+        joiner = "" if one_letter else ","
+        cols = t.cols
+        starts = range(first, last, cols)
+        return lambda state: f"{name} " + "/".join(
+            joiner.join(map(show, state[r:r + cols])) for r in starts)
+    show, _ = _cell_writer(names, t.element if isinstance(t, T.Array) else t, glyphs=False)
+    if isinstance(t, T.Array) and t.by_player:
+        players = [p for p, _ in checked.players]
+        return lambda state: f"{name} " + " ".join(
+            f"{p} {show(v)}" for p, v in zip(players, state[first:last]))
+    if isinstance(t, T.Array):
+        return lambda state: f"{name} [{','.join(map(show, state[first:last]))}]"
+    return lambda state: f"{name} {show(state[first])}"
 
+
+def _cell_writer(names: dict, t, glyphs: bool = True) -> tuple[Callable, bool]:
+    """A function writing one value of type ``t``, and whether it writes single letters."""
+    from plies.interpreter import types as T
     if isinstance(t, T.Symbols):
-        names = sorted(t.names)
-        letters = {n: "." if n == "empty" else n[0] for n in names}
-        one_letter = glyphs and len(set(letters.values())) == len(names)
-
-        def show(value):
-            name = checked.symbol_name(value)
-            return letters.get(name, name) if one_letter else name
-        show.glyphs = one_letter
-        return show
+        letters = {n: "." if n == "empty" else n[0] for n in t.names}
+        one_letter = glyphs and len(set(letters.values())) == len(letters)
+        shown = {code: (letters[n] if one_letter else n) for code, n in names.items()
+                 if n in t.names}
+        return shown.__getitem__, one_letter
     if isinstance(t, T.Bool):
-        def show(value):
-            return "true" if value else "false"
-    else:
-        def show(value):
-            return value_text(value) if isinstance(value, Fraction) else str(value)
-    show.glyphs = False
-    return show
+        return (lambda value: "true" if value else "false"), False
+    return (lambda value: value_text(value) if isinstance(value, Fraction) else str(value)), False
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -234,6 +235,10 @@ def write(path: str | Path, model, solution: StrongSolution,
         connection.execute("PRAGMA synchronous = OFF")
         connection.executescript(SCHEMA)
         move_count = _write_positions(connection, model, solution)
+        try:  # made after the rows are in: one sort instead of an insertion per row
+            connection.execute("CREATE UNIQUE INDEX position_text ON positions (position)")
+        except sqlite3.IntegrityError:
+            raise DatabaseError("two positions have the same text form") from None
         _write_game(connection, model, solution, move_count, start_moves or [],
                     time.perf_counter() - started)
         connection.commit()
@@ -250,6 +255,7 @@ def write(path: str | Path, model, solution: StrongSolution,
 def _write_positions(connection: sqlite3.Connection, model, solution: StrongSolution) -> int:
     graph = solution.graph
     names = _player_names(model)
+    text_of = position_writer(model)
     via: dict[int, str] = {}  # position -> the move text from its first parent
     depth = [0] * len(graph)
     move_rows: list[tuple] = []
@@ -260,20 +266,18 @@ def _write_positions(connection: sqlite3.Connection, model, solution: StrongSolu
         values, remoteness, first_parent = solution.values, solution.remoteness, graph.first_parent
         for i, state in enumerate(graph.states):
             role = graph.roles[i]
-            best = " ".join(str(m.move) for m in solution.best_moves(i))
-            moves = graph.moves(i)
-            kids = graph.children[i]
-            chances = graph.probabilities[i]
-            for k, (move, child) in enumerate(zip(moves, kids)):
-                text = str(move)
+            judged = solution.moves(i)
+            best = " ".join(str(m.move) for m in solution.best_moves(i, judged))
+            for m in judged:
+                text, child = str(m.move), m.child
                 if first_parent[child] == i and child not in via:
                     via[child] = text
                     depth[child] = depth[i] + 1
-                probability = value_text(chances[k]) if chances is not None else None
-                move_rows.append((i, k, text, child, probability))
+                probability = None if m.probability is None else value_text(m.probability)
+                move_rows.append((i, m.order, text, child, probability))
             value = values[i]
             parent = first_parent[i]
-            yield (i, position_text(model, state), ROLE_NAMES[role], names.get(role),
+            yield (i, text_of(state), ROLE_NAMES[role], names.get(role),
                    value_text(value), float(value), remoteness[i], best, depth[i],
                    None if parent < 0 else parent, via.pop(i, None))
             if len(move_rows) >= 50_000:
@@ -281,11 +285,8 @@ def _write_positions(connection: sqlite3.Connection, model, solution: StrongSolu
                 moves_written += len(move_rows)
                 move_rows = []
 
-    try:
-        connection.executemany(
-            "INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
-    except sqlite3.IntegrityError as error:  # two positions with the same text
-        raise DatabaseError(f"two positions have the same text form ({error})") from None
+    connection.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           rows())
     connection.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", move_rows)
     return moves_written + len(move_rows)
 
@@ -397,8 +398,10 @@ class SolutionDatabase:
 
         The position is found by its text form; None when the database does not have it.
         """
+        text_of = position_writer(model)
+
         def judged(state):
-            i = self.find(position_text(model, state))
+            i = self.find(text_of(state))
             if i is None or self.position(i)["to_move"] not in ("MAX", "MIN"):
                 return None
             legal = {str(m): m for m in model.actions(state)}

@@ -62,8 +62,8 @@ class PositionGraph:
         roles: MAX, MIN, CHANCE or TERMINAL for each position.
         utilities: The utility of each terminal position (None for the others).
         children: The children's numbers in the order of the moves (or chance outcomes).
-        probabilities: For chance positions, the outcomes' probabilities in the same order;
-            None for the others.
+        probabilities: For each chance position (by number), its outcomes' probabilities in
+            the order of its children.
         parents: The numbers of each position's parents (one entry per move leading to it),
             filled by ``add_parents``; empty until then.
         first_parent: The position each one was first found from (-1 for the start), so
@@ -79,7 +79,7 @@ class PositionGraph:
     roles: list[int] = field(default_factory=list)
     utilities: list[Value | None] = field(default_factory=list)
     children: list[tuple[int, ...]] = field(default_factory=list)
-    probabilities: list[tuple[Fraction, ...] | None] = field(default_factory=list)
+    probabilities: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
     parents: list[list[int]] = field(default_factory=list)
     first_parent: list[int] = field(default_factory=list)
     forward: bool = True
@@ -176,9 +176,8 @@ def explore(
     if start is None:
         start = game.initial_state()
     graph = PositionGraph(game)
-    states, index = graph.states, graph.index
+    states, index, probabilities = graph.states, graph.index, graph.probabilities
     roles, utilities = graph.roles, graph.utilities
-    children, probabilities, first_parent = graph.children, graph.probabilities, graph.first_parent
     outcome, to_move, successors = game.outcome, game.to_move, game.successors
     result = game.result
     chance_outcomes = game.chance_outcomes if game.has_chance else None
@@ -187,70 +186,79 @@ def explore(
     next_report = PROGRESS_POSITIONS if limit < 0 else min(PROGRESS_POSITIONS, limit + 1)
     states.append(start)
     index[start] = 0
-    first_parent.append(-1)
+    graph.first_parent.append(-1)
+    # The inner loop runs once per move of every position: names are bound to locals.
     index_get = index.get
+    add_state, add_parent = states.append, graph.first_parent.append
+    add_role, add_utility, add_children = roles.append, utilities.append, graph.children.append
     forward = True
     no_children: tuple[int, ...] = ()
+    found = 1  # len(states)
     i = 0
     try:
-        while i < len(states):
-            state = states[i]
+        for state in states:  # the list grows while it is read: breadth-first
             utility = outcome(state)
             if utility is not None:
-                roles.append(TERMINAL)
-                utilities.append(utility)
-                children.append(no_children)
-                probabilities.append(None)
+                add_role(TERMINAL)
+                add_utility(utility)
+                add_children(no_children)
                 i += 1
                 continue
             role = to_move(state)
             if role == MAX or role == MIN:
-                probabilities.append(None)
-                kids_states = [child for _, child in successors(state)]
+                pairs = successors(state)
             elif role == CHANCE and chance_outcomes is not None:
-                pairs = chance_outcomes(state)
-                probabilities.append(tuple(p for _, p in pairs))
-                kids_states = [result(state, o) for o, _ in pairs]
+                outcomes = chance_outcomes(state)
+                probabilities[i] = tuple(p for _, p in outcomes)
+                pairs = [(o, result(state, o)) for o, _ in outcomes]
             elif role == CHANCE:
                 raise GameContractError("a chance node in a game declared without chance")
             else:
                 raise GameContractError(f"to_move() returned {role!r}")
-            if not kids_states:
+            if not pairs:
                 raise GameContractError("a non-terminal position has no legal moves")
             kids = []
-            for child in kids_states:
+            add_kid = kids.append
+            for _, child in pairs:
                 j = index_get(child)
                 if j is None:
-                    j = index[child] = len(states)
-                    states.append(child)
-                    first_parent.append(i)
+                    j = index[child] = found
+                    found += 1
+                    add_state(child)
+                    add_parent(i)
                 elif j <= i:
                     forward = False
-                kids.append(j)
-            roles.append(role)
-            utilities.append(None)
-            children.append(tuple(kids))
+                add_kid(j)
+            add_role(role)
+            add_utility(None)
+            add_children(tuple(kids))
             i += 1
-            if len(states) >= next_report:
-                if 0 <= limit < len(states):
+            if found >= next_report:
+                if 0 <= limit < found:
                     raise TooManyPositionsError(limit)
-                next_report = len(states) + PROGRESS_POSITIONS
+                next_report = found + PROGRESS_POSITIONS
                 if limit >= 0:
                     next_report = min(next_report, limit + 1)
                 if progress is not None:
-                    progress(len(states))
+                    progress(found)
     except TooManyPositionsError:
         raise
     except GameContractError as error:
-        del roles[i:], utilities[i:], children[i:], probabilities[i:]
+        _forget_from(graph, i)
         raise GameContractError(str(error), _line_or_empty(graph, i)) from None
     except Exception as error:  # noqa: BLE001 - a game method failed: say where
-        del roles[i:], utilities[i:], children[i:], probabilities[i:]
+        _forget_from(graph, i)
         raise PositionFailedError(_line_or_empty(graph, i)) from error
-    if 0 <= limit < len(states):
+    if 0 <= limit < found:
         raise TooManyPositionsError(limit)
     graph.forward = forward
     return graph
+
+
+def _forget_from(graph: PositionGraph, i: int) -> None:
+    """Drop what was recorded of position ``i``, whose exploration failed."""
+    del graph.roles[i:], graph.utilities[i:], graph.children[i:]
+    graph.probabilities.pop(i, None)
 
 
 def _line_or_empty(graph: PositionGraph, i: int) -> list[Move]:

@@ -119,9 +119,9 @@ def solve_chance(graph: PositionGraph, *, exact_limit: int = EXACT_LIMIT) -> Cha
         if len(component) == 1 and component[0] not in children[component[0]]:
             i = component[0]
             if roles[i] != TERMINAL:
-                low[i] = backed_up(roles[i], children[i], probabilities[i], low)
+                low[i] = backed_up(roles[i], children[i], probabilities.get(i), low)
                 high[i] = low[i] if all(low[c] is high[c] for c in children[i]) else \
-                    backed_up(roles[i], children[i], probabilities[i], high)
+                    backed_up(roles[i], children[i], probabilities.get(i), high)
             continue
         cyclic += 1
         largest = max(largest, len(component))

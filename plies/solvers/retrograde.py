@@ -99,12 +99,17 @@ def backward_induction(graph: PositionGraph, order: list[int]
         kids = children[i]
         if not kids:  # terminal
             continue
+        if len(kids) == 1:
+            child = kids[0]
+            values[i] = values[child]
+            found[i] = found[child] + 1
+            continue
         kid_values = [values[c] for c in kids]
         role = roles[i]
         value = max(kid_values) if role == MAX else min(kid_values)
         values[i] = value
-        if len(kids) == 1:
-            found[i] = found[kids[0]] + 1
+        if kid_values.count(value) == 1:  # one best move: its remoteness it is
+            found[i] = found[kids[kid_values.index(value)]] + 1
             continue
         counted = [found[c] for c, v in zip(kids, kid_values) if v == value]
         if value == 0 or (value > 0) == (role == MAX):  # remoteness.hurries

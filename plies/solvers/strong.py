@@ -33,6 +33,7 @@ class MoveValue:
         value: The value of the position it leads to (MAX's view).
         remoteness: The move's remoteness: the child's plus one (the move itself), or None.
         child: The number of the position it leads to.
+        order: The move's place in the game's order of moves (0 for the first).
         probability: For a chance outcome, its probability; None for a move.
     """
 
@@ -40,6 +41,7 @@ class MoveValue:
     value: Value | float
     remoteness: int | None
     child: int
+    order: int
     probability: object = None
 
 
@@ -103,14 +105,17 @@ class StrongSolution:
             r = self.remoteness[child]
             probability = graph.probabilities[i][k] if role == CHANCE else None
             judged.append(MoveValue(move, self.values[child], None if r is None else r + 1,
-                                    child, probability))
+                                    child, k, probability))
         if role == CHANCE:
             return judged
         return sorted(judged, key=lambda m: preference(role, m.value, m.remoteness))
 
-    def best_moves(self, i: int = 0) -> list[MoveValue]:
-        """The moves of position ``i`` that are best by value, then by remoteness."""
-        judged = self.moves(i)
+    def best_moves(self, i: int = 0, judged: list[MoveValue] | None = None) -> list[MoveValue]:
+        """The moves of position ``i`` that are best by value, then by remoteness.
+
+        ``judged`` is ``moves(i)`` when the caller has it already.
+        """
+        judged = self.moves(i) if judged is None else judged
         if not judged or self.graph.roles[i] == CHANCE:
             return []
         role = self.graph.roles[i]
