@@ -1,0 +1,19 @@
+"""games/connect4.game at the board sizes that solve here in seconds: Tromp's published values."""
+
+from __future__ import annotations
+
+import plies
+import pytest
+
+
+@pytest.mark.parametrize("width, height, expected", [(4, 4, 0), (5, 4, 0), (4, 5, 0)])
+def test_published_values(width, height, expected):
+    result = plies.load("connect4", width=width, height=height).solve()
+    assert result.proved and result.value == expected
+
+
+def test_the_default_board_is_seven_by_six_and_the_centre_is_tried_first():
+    game = plies.load("connect4")
+    assert game.params == {"width": 7, "height": 6}
+    moves = [str(m) for m in game.actions(game.initial_state())]
+    assert moves == ["drop(3)", "drop(2)", "drop(4)", "drop(1)", "drop(5)", "drop(0)", "drop(6)"]
