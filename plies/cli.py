@@ -113,7 +113,11 @@ def solve(
         "--no-table", help="Search without a transposition table.")] = False,
     max_table: Annotated[Optional[int], typer.Option(
         "--max-table", min=1, help="Most entries the transposition table keeps (default: as "
-                                   "many as fit in about 1 GB for this game).")] = None,
+                                   "many as fit in --memory).")] = None,
+    memory: Annotated[Optional[str], typer.Option(
+        "--memory", metavar="SIZE", help="About how much memory the transposition table may "
+                                         "take, e.g. 512MB or 2GB (default 1GB); when full it "
+                                         "forgets its cheapest entries.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option(
         "--max-nodes", min=1, help="Stop after N nodes with the best result so far.")] = None,
     timeout: Annotated[Optional[float], typer.Option(
@@ -141,7 +145,7 @@ def solve(
     params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
-                   max_table=max_table)
+                   max_table=max_table, memory=_memory(memory))
     if ranges:
         _sweep_table(game, params, ranges, moves, algorithm, options, as_json)
         return
@@ -157,6 +161,17 @@ def solve(
         typer.echo(json.dumps(_result_json(model, solved, moves), indent=2))
     else:
         typer.echo(_result_text(model, solved, moves))
+
+
+def _memory(text: str | None) -> int | None:
+    """``--memory`` in bytes (None when not given)."""
+    if text is None:
+        return None
+    from plies.solvers.table import parse_memory
+    try:
+        return parse_memory(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _progress_line():

@@ -136,8 +136,13 @@ class PlaySession:
     # -- the solver's view --
 
     def search(self, state, seconds: float):
-        """The solver's verdict on ``state``: exact when it can finish, else an estimate."""
-        return self.model.solve("auto", state=state, depth=self.depth, timeout=seconds)
+        """The solver's verdict on ``state``: exact when it can finish, else an estimate.
+
+        It deepens iteratively, so when the time runs out it has the estimate of the deepest
+        search it completed.
+        """
+        return self.model.solve("auto", state=state, depth=self.depth, timeout=seconds,
+                                deepen=True)
 
     def solver_move(self, state):
         judged = self.oracle(state) if self.oracle is not None else None

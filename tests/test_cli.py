@@ -154,6 +154,20 @@ def test_unknown_algorithm():
                                      "minimax, alphabeta, expectiminimax)")
 
 
+@pytest.mark.parametrize("size", ["lots", "1XB", "-1GB", "0"])
+def test_memory_that_is_not_a_size_is_a_usage_error(size):
+    result = run("solve", "tictactoe", "--memory", size)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: --memory takes a size such as 1GB, 512MB or 100000 (bytes); got '{size}'")
+
+
+def test_a_small_memory_budget_still_proves_the_value():
+    data = solve_json("connect4", "--param", "width=4", "--param", "height=4", "--memory", "1MB")
+    assert (data["value"], data["proved"]) == (0, True)
+    assert data["stats"]["table_size"] < 5_000  # about 1 MB at some 220 bytes an entry
+
+
 def test_minimax_refuses_a_chance_game():
     result = run("solve", "piglet", "--algorithm", "minimax")
     assert result.exit_code == 1

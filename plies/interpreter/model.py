@@ -191,32 +191,42 @@ class GameModel:
 
         ``before`` are the moves (texts) that led to the search's root.
         """
-        tb = error.__traceback__
-        lineno = function = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.code.filename:
-                lineno, function = tb.tb_lineno, tb.tb_frame.f_code.co_name
-            tb = tb.tb_next
+        lineno, function = self._generated_line(error)
         if lineno is None:
             return None
+        path = solvers.path_to_failure(error.__traceback__)
+        moves = list(before or []) + [str(m) for m in path.moves]
+        applying = path.applying
+        making_children = function in ("successors", "result") or function.startswith("effect_")
+        if applying is None and making_children and path.states:
+            applying, replayed = self._failing_move(path.states[-1])
+            if function == "successors" and replayed is not None:
+                # SUCCESSORS builds a child in one line spanning the whole move; RESULT's
+                # effect fails at the statement itself.
+                error = replayed
+                lineno, function = self._generated_line(error)
         span = self.code.spans[lineno - 1] if lineno - 1 < len(self.code.spans) else None
         message = str(error) if isinstance(error, GameFault) else _describe(error)
         line, column = (span.line, span.column) if span else (1, 1)
         end_line, end_column = (span.end_line, span.end_column) if span else (1, 2)
         diagnostic = Diagnostic(self.filename, line, column, end_line, end_column, "error",
                                 "runtime", message)
-        path = solvers.path_to_failure(error.__traceback__)
-        moves = list(before or []) + [str(m) for m in path.moves]
-        applying = path.applying
-        making_children = function in ("successors", "result") or function.startswith("effect_")
-        if applying is None and making_children and path.states:
-            applying = self._failing_move(path.states[-1])
         if applying is not None:
             moves.append(str(applying))  # the failure happened while playing this move
         return GameRuntimeError(diagnostic, moves, self.checked.source)
 
+    def _generated_line(self, error: BaseException) -> tuple[int | None, str | None]:
+        """The innermost line of generated code in ``error``'s traceback, and its function."""
+        tb = error.__traceback__
+        lineno = function = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.code.filename:
+                lineno, function = tb.tb_lineno, tb.tb_frame.f_code.co_name
+            tb = tb.tb_next
+        return lineno, function
+
     def _failing_move(self, state):
-        """The first move whose RESULT fails in ``state``.
+        """The first move whose RESULT fails in ``state``, and the exception it raises.
 
         A search that builds children with SUCCESSORS does not know which move it was
         applying when one failed; this finds it again, only when an error is reported.
@@ -225,13 +235,13 @@ class GameModel:
             moves = [m for m, _ in self.chance_outcomes(state)] \
                 if self.to_move(state) == solvers.CHANCE else list(self.actions(state))
         except Exception:  # noqa: BLE001 - the state itself is broken: no move to name
-            return None
+            return None, None
         for move in moves:
             try:
                 self.result(state, move)
-            except Exception:  # noqa: BLE001 - this is the move that fails
-                return move
-        return None
+            except Exception as error:  # noqa: BLE001 - this is the move that fails
+                return move, error
+        return None, None
 
 
 def _describe(error: BaseException) -> str:

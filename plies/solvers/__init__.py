@@ -4,14 +4,15 @@ Solvers see a game only through the protocol in ``protocol.py``; they never impo
 language. ``solve`` is the entry point::
 
     from plies.solvers import solve
-    result = solve(game)             # auto: alpha-beta or Star1/Star2, with a table
+    result = solve(game)             # auto: alpha-beta or Star1, with a table
     result.value, result.best_move, result.principal_variation, result.proved
 
 Modules: ``solver.py`` (``solve``: checks the request, runs an algorithm, turns runaway
 recursion into errors), ``minimax.py``, ``alphabeta.py`` and ``expectiminimax.py`` (the
-textbook algorithms), ``search.py`` (``auto``: alpha-beta and Star1/Star2 with a table and
-iterative deepening), ``table.py``, ``limits.py`` (node/time limits, progress), ``trace.py``
-(where in the game an exception happened), ``result.py`` and ``errors.py``.
+textbook algorithms), ``search.py`` (``auto``: alpha-beta and Star1 with a bounded table,
+iterative deepening under a depth limit), ``table.py``, ``limits.py`` (node/time limits,
+progress), ``trace.py`` (where in the game an exception happened), ``result.py`` and
+``errors.py``.
 """
 
 from .errors import (

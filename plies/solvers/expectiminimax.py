@@ -1,8 +1,8 @@
 """EXPECTIMINIMAX (AIMA 5.5): minimax with chance nodes valued by their expected value.
 
 A chance node is worth ``sum(P(r) * EXPECTIMINIMAX(RESULT(s, r)))`` over its outcomes ``r``,
-each applied to the same parent state, in exact Fractions. With declared utility bounds the
-chance nodes can be pruned (Ballard's Star1 and Star2); that windowed search lives with the
+each applied to the same parent state, in exact Fractions. With utility bounds the chance
+nodes can be pruned (Ballard's Star1, in whole numbers); that windowed search lives with the
 ``auto`` engine in ``search.py`` and is chosen here with ``star=True``.
 """
 
@@ -35,7 +35,7 @@ def expectiminimax(
             ``game.evaluate``. None: no limit.
         limits: Node and time limits; a stopped search returns the best root child found.
         star: When the game declares ``utility_bounds``, prune with alpha-beta windows at MAX
-            and MIN nodes and Star1/Star2 at chance nodes (same value, fewer nodes).
+            and MIN nodes and Star1 at chance nodes (same value, fewer nodes).
 
     Returns:
         The exact expected value, the first best move and the principal variation (which
@@ -49,7 +49,6 @@ def expectiminimax(
             depth=depth,
             limits=limits,
             table=None,
-            max_table=0,
             star=True,
             iterate=False,
             algorithm="expectiminimax",

@@ -37,7 +37,7 @@ class Game(Protocol):
     has_chance: bool
     """True when some state may be a chance node."""
     utility_bounds: tuple[Value, Value] | None
-    """Declared (lowest, highest) utility, or None. Solvers may prune with it (Star1/Star2)."""
+    """Declared (lowest, highest) utility, or None. Solvers prune with it (windows, Star1)."""
     has_evaluation: bool
     """True when ``evaluate`` is a real heuristic, not the neutral default."""
 

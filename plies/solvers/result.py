@@ -52,7 +52,7 @@ class SearchResult:
             the search was unlimited and proved, or when no depth was completed.
         nodes: Visited states, root included.
         leaves: States valued by UTILITY or by EVALUATE at the depth limit.
-        cutoffs: Pruned loops (alpha-beta and Star1/Star2 cut-offs).
+        cutoffs: Pruned loops (alpha-beta and Star1 cut-offs).
         table_hits: Transposition-table entries that answered a node.
         table_size: Transposition-table entries at the end.
         seconds: Wall-clock time of the search.

@@ -2,14 +2,27 @@
 
 One search handles every kind of node:
 
-- MAX and MIN nodes: alpha-beta (AIMA Fig. 5.7), searching the transposition table's move first.
-- CHANCE nodes: with declared utility bounds [L, U], Ballard's *-minimax (1983): Star2 first
-  probes one move of each outcome's state for cheap bounds, then Star1 searches the outcomes
-  with windows narrowed by what the other outcomes can still contribute (at least L, at most
-  U). Without bounds every outcome is searched exactly, with the window reset to (-inf, inf).
-- A transposition table (``table.py``) of lower and upper bounds per state.
+- MAX and MIN nodes: alpha-beta (AIMA Fig. 5.7). A node's children are built together
+  (SUCCESSORS) and tested for the end of the game first: a terminal child is valued at once,
+  so a move that wins on the spot cuts the node off before any other move is searched. The
+  other children follow in the order: the table's best move, the game's declared first move,
+  the killer move (the move that last cut off a node at the same ply), then the declared order.
+- Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
+  a move worth U is the best MAX can do, so nothing after it is searched.
+- CHANCE nodes: with utility bounds, Ballard's Star1 (1983): the outcomes are valued in turn,
+  and the rest are skipped once the values so far and the bounds of the others (at least L,
+  at most U) settle the node against its window. Without bounds every outcome is searched.
+- A transposition table (``table.py``) of lower and upper bounds per state, bounded in size.
 
-With a depth, node or time limit it deepens iteratively (1, 2, ... plies) and keeps the last
+Values are exact and whole inside the search: every value is multiplied by a scale (1 for a
+game without chance and with whole utilities, D**64 for chance probabilities with common
+denominator D), so chance nodes weigh their outcomes with whole numbers (n_i / D) and Star1's
+windows are whole numbers, rounded outwards, which keeps every cut-off sound. A value finer
+than the scale is kept as an exact Fraction, so the result is exact whatever the game.
+
+Limits (nodes, time) do not change the search: a search that finishes within them is the same
+search as without them, and is proved. Only with a depth limit, or when asked to (``deepen``,
+for ``play``'s thinking time), does it deepen iteratively (1, 2, ... plies), keeping the last
 completed iteration; an iteration that needed no depth cut-off is a proof and ends the search.
 
 The same engine without a table is ``expectiminimax(star=True)``.
@@ -17,15 +30,26 @@ The same engine without a table is ``expectiminimax(star=True)``.
 
 from __future__ import annotations
 
+from collections import deque
 from fractions import Fraction
-from math import inf
+from math import inf, lcm
 
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State
 from .result import SearchResult, Stats, exact, line_moves, search_result
-from .table import PROVED, extend_line, table_capacity
+from .table import PROVED, TranspositionTable, extend_line
 from .trace import loop_frame, root_partial, search_frame
+
+NESTED_CHANCE = 64
+"""Chance events nested this deep still give whole numbers at the scale D**64."""
+
+SCALE_WALK = 100
+"""States a search looks at before it starts, to learn the probabilities' denominators (a
+chance event first met deeper than this still gives exact values, as Fractions, but slower)."""
+
+WEIGHINGS = 256
+"""Chance-outcome lists whose whole-number weights a search remembers."""
 
 
 def auto(
@@ -36,33 +60,39 @@ def auto(
     limits: Limits | None = None,
     use_table: bool = True,
     max_table: int | None = None,
+    memory: int | None = None,
     star: bool = True,
+    deepen: bool = False,
 ) -> SearchResult:
-    """Alpha-beta (Star1/Star2 at chance nodes) with a transposition table.
+    """Alpha-beta (Star1 at chance nodes) with a transposition table.
 
     Args:
         game: Any game.
         state: The root of the search.
         depth: Deepen iteratively up to this many plies. None: no depth limit.
-        limits: Node and time limits; with either, the search deepens iteratively and returns
-            the last completed iteration when stopped.
+        limits: Node and time limits; they stop the search but do not change it.
         use_table: Keep a transposition table.
-        max_table: The most entries the table may hold; None: ``table_capacity(state)``.
-        star: Prune chance nodes with Star1/Star2 when the game declares utility bounds.
+        max_table: The most entries the table may hold; None: as many as fit in ``memory``.
+        memory: About how many bytes the table may take; None: ``table.TABLE_BYTES``.
+        star: Prune chance nodes with Star1 when the game has utility bounds.
+        deepen: Deepen iteratively without a depth limit too (until a proof, or until a limit
+            stops it with the last completed iteration's estimate).
 
     Returns:
         The result; ``algorithm`` names what ran: ``alphabeta`` or ``expectiminimax``.
     """
     limits = limits or Limits()
+    table = None
+    if use_table and max_table != 0:
+        table = TranspositionTable(memory=memory, max_entries=max_table)
     return search(
         game,
         state,
         depth=depth,
         limits=limits,
-        table={} if use_table else None,
-        max_table=table_capacity(state) if max_table is None else max_table,
+        table=table,
         star=star,
-        iterate=depth is not None or limits.limited,
+        iterate=depth is not None or deepen,
         algorithm="expectiminimax" if game.has_chance else "alphabeta",
     )
 
@@ -78,14 +108,51 @@ def chance_of(game: Game):
     return no_chance_outcomes
 
 
+def weights(outcomes) -> tuple[int, list]:
+    """``(D, [(outcome, n), ...])``: the probabilities as whole numbers n / D, zeros left out."""
+    denominator = lcm(*(p.denominator for _, p in outcomes))
+    weighted = [(move, p.numerator * (denominator // p.denominator)) for move, p in outcomes if p]
+    if sum(n for _, n in weighted) != denominator:
+        raise GameContractError("the chance outcomes' probabilities do not sum to 1")
+    return denominator, weighted
+
+
+def value_scale(game: Game, state: State) -> int:
+    """The scale that makes the values of ``game`` whole numbers (see the module docstring).
+
+    A short breadth-first walk from ``state`` collects the denominators of the probabilities
+    and of the utilities it meets. A game rule failing here is left for the search to report.
+    """
+    scale = lcm(*(Fraction(b).denominator for b in game.utility_bounds or ()))
+    if not game.has_chance:
+        return scale
+    chance = 1
+    frontier, seen = deque([state]), 0
+    try:
+        while frontier and seen < SCALE_WALK:
+            state = frontier.popleft()
+            seen += 1
+            utility = game.outcome(state)
+            if utility is not None:
+                scale = lcm(scale, Fraction(utility).denominator)
+            elif game.to_move(state) == CHANCE:
+                outcomes = game.chance_outcomes(state)
+                chance = lcm(chance, *(Fraction(p).denominator for _, p in outcomes))
+                frontier.extend(game.result(state, move) for move, _ in outcomes)
+            else:
+                frontier.extend(child for _, child in game.successors(state))
+    except Exception:  # noqa: BLE001 - the search will meet the failure again and report it
+        pass
+    return scale * chance**NESTED_CHANCE
+
+
 def search(
     game: Game,
     state: State,
     *,
     depth: int | None,
     limits: Limits,
-    table: dict | None,
-    max_table: int,
+    table: TranspositionTable | None,
     star: bool,
     iterate: bool,
     algorithm: str,
@@ -98,53 +165,69 @@ def search(
         depth: Plies to search (the last iteration when iterating). None: no limit.
         limits: Node and time limits.
         table: A transposition table to fill and use, or None for none.
-        max_table: The most entries ``table`` may hold.
-        star: Prune chance nodes with Star1/Star2 when the game declares utility bounds.
+        star: Prune chance nodes with Star1 when the game has utility bounds.
         iterate: Deepen iteratively: 1, 2, ... plies up to ``depth``.
         algorithm: The name to report.
 
     Returns:
         The result of the full search, or of the last completed iteration.
     """
-    outcome, to_move, actions = game.outcome, game.to_move, game.actions
-    result, evaluate, chance_outcomes = game.result, game.evaluate, chance_of(game)
-    bounds = game.utility_bounds if star and game.has_chance else None
-    low, high = (exact(bounds[0]), exact(bounds[1])) if bounds is not None else (-inf, inf)
-    table_get = table.get if table is not None else None
+    outcome, to_move, successors = game.outcome, game.to_move, game.successors
+    actions, result, evaluate = game.actions, game.result, game.evaluate
+    chance_outcomes = chance_of(game)
+    root = state
+    scale = value_scale(game, root)
+    bounds = game.utility_bounds
+    if bounds is None:
+        low, high = -inf, inf
+    else:
+        low, high = exact(bounds[0] * scale), exact(bounds[1] * scale)
+    star = star and bounds is not None
+    weighings: dict[int, tuple] = {}  # id(outcomes) -> (outcomes, D, [(outcome, n), ...])
+    packed = False
+    if table is not None:
+        table.prepare(root)
+        entries, packed, capacity = table.entries, table.packed, table.capacity
+        table_get = entries.get
+    killers: dict[int, object] = {}  # ply -> the move that last cut a node off there
     nodes = leaves = cutoffs = hits = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
+    top = UNLIMITED  # the remaining depth at the root: ply = top - depth
 
-    def checked(value, what: str):
-        """``value`` if it lies within the utility bounds Star1/Star2 rely on."""
+    def scaled(number, what: str):
+        """A utility or estimate in the search's units, checked against the utility bounds."""
+        value = exact(number * scale)
         if not low <= value <= high:
             raise GameContractError(
-                f"{what} {value} is outside the declared utility bounds [{low}, {high}]"
+                f"{what} {exact(number)} is outside the declared utility bounds "
+                f"[{exact(bounds[0])}, {exact(bounds[1])}]"
             )
         return value
 
     @search_frame
     def value(state: State, alpha, beta, depth: int):
-        """The value of ``state`` within the window (alpha, beta), fail-soft.
+        """The value of the non-terminal ``state`` within the window (alpha, beta), fail-soft.
 
         A result <= alpha is an upper bound of the true value, one >= beta a lower bound, and
-        anything in between is exact. This tests the state (terminal, known to the table, at
-        the depth limit), then hands it to MAX-VALUE, MIN-VALUE or CHANCE-VALUE.
+        anything in between is exact; L and U are exact too. This asks the table, stops at
+        the depth limit, then values a chance node (CHANCE-VALUE) or searches the moves
+        (MAX-VALUE, MIN-VALUE), terminal children first.
         """
-        nonlocal nodes, leaves, hits, estimates, next_check, line
-        if nodes >= next_check:
-            next_check = limits.check(nodes)
-        nodes += 1
-        utility = outcome(state)
-        if utility is not None:  # TERMINAL-TEST
-            leaves += 1
-            line = None
-            return utility if bounds is None else checked(utility, "utility")
-        entry = table_move = None
+        nonlocal nodes, leaves, cutoffs, hits, estimates, next_check, line
+        visited = nodes
+        entry = key = None
+        best = -1  # the position of the table's best move among the children
         if table is not None:
-            entry = table_get(state)
+            key = state
+            if packed:
+                try:
+                    key = bytes(state)
+                except (TypeError, ValueError):  # a slot outside 0..255: the state is the key
+                    key = state
+            entry = table_get(key)
             if entry is not None:
-                lower, upper, table_move, stored_depth = entry
+                lower, upper, stored_best, stored_depth, _ = entry
                 if stored_depth >= depth:
                     if lower >= beta or upper <= alpha or lower == upper:
                         hits += 1
@@ -157,256 +240,226 @@ def search(
                             alpha = lower
                         if upper < beta:
                             beta = upper
+                if stored_best is not None:
+                    best = stored_best
         if depth == 0:  # depth cut-off: estimate instead of searching on
             leaves += 1
             estimates += 1
             line = None
             estimate = evaluate(state)
-            return estimate if bounds is None else checked(estimate, "heuristic value")
+            if scale != 1 or type(estimate) is not int or not low <= estimate <= high:
+                estimate = scaled(estimate, "heuristic value")
+            return estimate
         estimates_before = estimates
         player = to_move(state)
         if player == CHANCE:
             v = chance_value(state, alpha, beta, depth)
-            proven = True
-        else:
-            moves = actions(state)
-            if not moves:
-                raise GameContractError("a non-terminal state has no legal moves")
-            if table_move is not None and moves[0] != table_move:
-                moves = [table_move, *[move for move in moves if move != table_move]]
-            if player == MAX:
-                v = max_value(state, alpha, beta, depth, moves, -inf, None, None)
-                proven = v > alpha  # a fail-low's best move is only the best bound
-            elif player == MIN:
-                v = min_value(state, alpha, beta, depth, moves, inf, None, None)
-                proven = v < beta
-            else:
-                raise GameContractError(f"to_move() returned {player!r}")
-        if table is not None:
-            proved = estimates == estimates_before
-            store(state, player, v, alpha, beta, PROVED if proved else depth, entry)
-        if not proven:  # a fail-low's best move only has the best bound: no line to report
-            line = None
-        return v
+            if table is not None:
+                store(key, entry, None, v, alpha, beta, estimates == estimates_before, depth,
+                      None, nodes - visited)
+            line = None  # the principal variation stops before a chance node
+            return v
+        if player != MAX and player != MIN:
+            raise GameContractError(f"to_move() returned {player!r}")
+        children = successors(state)
+        if not children:
+            raise GameContractError("a non-terminal state has no legal moves")
+        maximizing = player == MAX
 
-    @loop_frame
-    def max_value(state: State, alpha, beta, depth: int, moves, v, best_move, best_line):
-        """MAX-VALUE: the most of ``v`` (``best_move``'s value, if searched) and of ``moves``."""
-        nonlocal cutoffs, line
-        for move in moves:
-            child_value = value(result(state, move), alpha, beta, depth - 1)
-            if child_value > v:
-                v, best_move, best_line = child_value, move, line
-                if v >= beta:  # MIN above already has a better choice than this state
-                    cutoffs += 1
-                    break
+        # TERMINAL-TEST of every child first: the best of them bounds the node at once.
+        v = -inf if maximizing else inf
+        best_move = best_line = None
+        best_index = None
+        searched = []  # (position, move, child) of the children to search
+        for index, pair in enumerate(children):
+            move, child = pair
+            if nodes >= next_check:
+                next_check = limits.check(nodes)
+            nodes += 1
+            utility = outcome(child)
+            if utility is None:
+                if index == best:
+                    searched.insert(0, (index, move, child))
+                else:
+                    searched.append((index, move, child))
+                continue
+            leaves += 1
+            if scale != 1 or type(utility) is not int or not low <= utility <= high:
+                utility = scaled(utility, "utility")
+            if utility > v if maximizing else utility < v:
+                v, best_move, best_line, best_index = utility, move, None, index
+        alpha_in, beta_in = alpha, beta
+        ply = top - depth
+        if v >= beta if maximizing else v <= alpha:  # a terminal child settles the node
+            cutoffs += 1
+        elif searched:
+            if maximizing:
                 if v > alpha:
                     alpha = v
-        line = (best_move, best_line)
-        return v
-
-    @loop_frame
-    def min_value(state: State, alpha, beta, depth: int, moves, v, best_move, best_line):
-        """MIN-VALUE: the least of ``v`` (``best_move``'s value, if searched) and of ``moves``."""
-        nonlocal cutoffs, line
-        for move in moves:
-            child_value = value(result(state, move), alpha, beta, depth - 1)
-            if child_value < v:
-                v, best_move, best_line = child_value, move, line
-                if v <= alpha:  # MAX above already has a better choice than this state
-                    cutoffs += 1
-                    break
-                if v < beta:
-                    beta = v
-        line = (best_move, best_line)
-        return v
-
-    @loop_frame
-    def chance_value(state: State, alpha, beta, depth: int):
-        """CHANCE-VALUE: the expected value over the outcomes, each applied to ``state``."""
-        nonlocal line
-        if bounds is None:  # nothing bounds the unseen outcomes: search all of them exactly
-            v = 0
-            for move, probability in chance_outcomes(state):
-                child_value = value(result(state, move), -inf, inf, depth - 1)
-                if child_value:  # a zero adds nothing: skip the exact-arithmetic work
-                    v = probability * child_value + v if v else probability * child_value
-        else:
-            v = star_value(state, alpha, beta, depth)
-        line = None  # the principal variation stops before a chance node
-        return v
-
-    @loop_frame
-    def star_value(state: State, alpha, beta, depth: int):
-        """A chance node's value within (alpha, beta) by Star2 probing, then Star1 search.
-
-        Every outcome is worth between L and U (``low``, ``high``), so before an outcome is
-        searched the node's value already lies between the probability-weighted sums of
-        what is known of each outcome: its value, or its bounds.
-        """
-        nonlocal cutoffs
-        outcomes = [(move, p if type(p) is Fraction else Fraction(p))
-                    for move, p in chance_outcomes(state) if p]  # fmt: skip
-        if sum(p for _, p in outcomes) != 1:
-            raise GameContractError("the chance outcomes' probabilities do not sum to 1")
-        count = len(outcomes)
-        lows, highs, probes = [low] * count, [high] * count, [None] * count
-        low_sum, high_sum = low, high  # sums of probability * bound (probabilities sum to 1)
-        children = []
-        # Fraction arithmetic is slow: skip the bound sums an infinite window never needs.
-        cuts_low, cuts_high = alpha != -inf, beta != inf
-
-        # Star2 probing: the first move of a MAX (MIN) child is a lower (upper) bound on it.
-        for i, (move, probability) in enumerate(outcomes):
-            child = result(state, move)
-            children.append(child)
-            if count == 1:
-                continue
-            # A child lower bound of `cut_high` would lift the lower sum to beta, an upper
-            # bound of `cut_low` drop the upper sum to alpha: probe with those windows.
-            cut_high = min((beta - low_sum) / probability + low, high) if cuts_high else high
-            cut_low = max((alpha - high_sum) / probability + high, low) if cuts_low else low
-            child_low, child_high, probes[i] = probe_value(child, cut_low, cut_high, depth - 1)
-            if child_low != low:
-                lows[i] = child_low
-                low_sum += probability * (child_low - low)
-                if low_sum >= beta:  # even the lower bounds reach beta: fail high
-                    cutoffs += 1
-                    return low_sum
-            if child_high != high:
-                highs[i] = child_high
-                high_sum += probability * (child_high - high)
-                if high_sum <= alpha:  # even the upper bounds stay at alpha: fail low
-                    cutoffs += 1
-                    return high_sum
-
-        # Star1: search each outcome within the window that would take the sum out of
-        # (alpha, beta), given the values before it and the bounds of the outcomes after it.
-        v = 0
-        rest_low, rest_high = low_sum, high_sum
-        child_alpha, child_beta = -inf, inf
-        for i, (move, probability) in enumerate(outcomes):
-            child, child_low, child_high = children[i], lows[i], highs[i]
-            if cuts_low:
-                rest_high -= probability * child_high
-                child_alpha = (alpha - v - rest_high) / probability
-            if cuts_high:
-                rest_low -= probability * child_low
-                child_beta = (beta - v - rest_low) / probability
-            if child_low == child_high:  # known exactly already
-                child_value = child_low
-            else:
-                window = max(child_alpha, child_low), min(child_beta, child_high)
-                if probes[i] is None:
-                    child_value = value(child, *window, depth - 1)
-                else:
-                    child_value = resume(child, *window, depth - 1, probes[i])
-            if child_value >= child_beta:  # the node is worth at least beta: fail high
-                cutoffs += 1
-                return v + probability * child_value + rest_low
-            if child_value <= child_alpha:  # the node is worth at most alpha: fail low
-                cutoffs += 1
-                return v + probability * child_value + rest_high
-            v += probability * child_value
-        return v
-
-    @search_frame
-    def probe_value(state: State, alpha, beta, depth: int):
-        """Star2's probe of a chance node's child: ``(lower, upper, probe)``.
-
-        The first move of a MAX state bounds its value from below, of a MIN state from above.
-        Searched within (L, beta) (for MIN: (alpha, U)), its value is exact unless it settles
-        the chance node at once, so the search phase resumes the state after it: ``probe`` is
-        ``(player, the other moves, first value, first move, its line, estimates before,
-        table entry)``, or None when nothing was searched.
-        """
-        nonlocal nodes, leaves, hits, estimates, next_check
-        if nodes >= next_check:
-            next_check = limits.check(nodes)
-        nodes += 1
-        utility = outcome(state)
-        if utility is not None:
-            leaves += 1
-            utility = checked(utility, "utility")
-            return utility, utility, None
-        entry = table_move = None
+            elif v < beta:
+                beta = v
+            killer = killers.get(ply)
+            if killer is not None:
+                # The killer goes after the table's move and the declared first move.
+                place = 2 if searched[0][0] == best else 1
+                for position in range(place + 1, len(searched)):
+                    if searched[position][1] is killer:
+                        searched.insert(place, searched.pop(position))
+                        break
+            if maximizing:  # MAX-VALUE
+                for index, move, child in searched:
+                    child_value = value(child, alpha, beta, depth - 1)
+                    if child_value > v:
+                        v, best_move, best_line, best_index = child_value, move, line, index
+                        if v >= beta:  # MIN above already has a better choice than this state
+                            cutoffs += 1
+                            killers[ply] = move
+                            break
+                        if v > alpha:
+                            alpha = v
+            else:  # MIN-VALUE
+                for index, move, child in searched:
+                    child_value = value(child, alpha, beta, depth - 1)
+                    if child_value < v:
+                        v, best_move, best_line, best_index = child_value, move, line, index
+                        if v <= alpha:  # MAX above already has a better choice than this state
+                            cutoffs += 1
+                            killers[ply] = move
+                            break
+                        if v < beta:
+                            beta = v
         if table is not None:
-            entry = table_get(state)
-            if entry is not None:
-                lower, upper, table_move, stored_depth = entry
-                if stored_depth >= depth:
-                    hits += 1
-                    if stored_depth != PROVED:
-                        estimates += 1
-                    return max(lower, low), min(upper, high), None
-        if depth == 0:  # leave the estimate to the search phase
-            return low, high, None
-        estimates_before = estimates
-        player = to_move(state)
-        if player == CHANCE:
-            return low, high, None
-        moves = actions(state)
-        if not moves:
-            raise GameContractError("a non-terminal state has no legal moves")
-        if table_move is not None and moves[0] != table_move:
-            moves = [table_move, *[move for move in moves if move != table_move]]
-        move = moves[0]
-        if player == MAX:
-            v = value(result(state, move), low, beta, depth - 1)
-            found = (v, high)
-        elif player == MIN:
-            v = value(result(state, move), alpha, high, depth - 1)
-            found = (low, v)
+            store(key, entry, maximizing, v, alpha_in, beta_in, estimates == estimates_before,
+                  depth, best_index, nodes - visited)
+        # A fail-low's best move (MAX; a fail-high's for MIN) only has the best bound, unless
+        # the bound is the utility bound: then it is exact.
+        if v > alpha_in or v <= low if maximizing else v < beta_in or v >= high:
+            line = (best_move, best_line)
         else:
-            raise GameContractError(f"to_move() returned {player!r}")
-        return (*found, (player, moves[1:], v, move, line, estimates_before, entry))
-
-    @search_frame
-    def resume(state: State, alpha, beta, depth: int, probe):
-        """Finish searching a probed state with its other moves (Star2's search phase)."""
-        nonlocal line
-        player, moves, first_value, first_move, first_line, estimates_before, entry = probe
-        if player == MAX:
-            if first_value >= beta:  # the first move alone settles it
-                return first_value
-            v = max_value(state, alpha, beta, depth, moves, first_value, first_move, first_line)
-            proven = v > alpha
-        else:
-            if first_value <= alpha:
-                return first_value
-            v = min_value(state, alpha, beta, depth, moves, first_value, first_move, first_line)
-            proven = v < beta
-        if table is not None:
-            proved = estimates == estimates_before
-            store(state, player, v, alpha, beta, PROVED if proved else depth, entry)
-        if not proven:
             line = None
         return v
 
-    def store(state: State, player: int, v, alpha, beta, depth: int, entry) -> None:
-        """Record what searching ``state`` within (alpha, beta) established about its value.
+    def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,
+              work: int) -> None:
+        """Record what searching a state within (alpha, beta) established about its value.
 
         Bounds found at the same depth as the stored ones both hold, so they are combined; a
-        deeper (or proved) entry is kept over a shallower result. The move kept is the one
-        that proves the bound on the mover's side (MAX: the lower bound, MIN: the upper), so
-        an entry whose bounds meet holds a best move. ``line`` is the line just searched.
+        deeper (or proved) entry is kept over a shallower result. The best move kept is the
+        one that proves the bound on the mover's side (MAX: the lower bound, MIN: the upper),
+        so an entry whose bounds meet holds a best move. A bound at a utility bound is exact.
         """
-        move = None if player == CHANCE else line[0]
-        lower, upper = (-inf, v) if v <= alpha else (v, inf) if v >= beta else (v, v)
+        if v <= alpha:
+            lower, upper = low, v
+        elif v >= beta:
+            lower, upper = v, high
+        else:
+            lower = upper = v
+        if proved:
+            depth = PROVED
         if entry is not None:
-            old_lower, old_upper, old_move, old_depth = entry
+            old_lower, old_upper, old_best, old_depth, old_work = entry
             if old_depth > depth:
                 return
             if old_depth == depth and old_lower <= upper and lower <= old_upper:
-                if old_move is not None and (
-                    (v <= alpha or old_lower > lower) if player == MAX
+                if old_best is not None and (
+                    (v <= alpha or old_lower > lower) if maximizing
                     else (v >= beta or old_upper < upper)
                 ):  # fmt: skip
-                    move = old_move
+                    best = old_best
                 lower, upper = max(lower, old_lower), min(upper, old_upper)
-        elif len(table) >= max_table:
-            return
-        table[state] = (lower, upper, move, depth)
+                work += old_work
+        entries[key] = (lower, upper, best, depth, work)
+        if len(entries) > capacity:
+            table.make_room()
+
+    @loop_frame
+    def chance_value(state: State, alpha, beta, depth: int):
+        """CHANCE-VALUE: the expected value over the outcomes, each applied to ``state``.
+
+        With n_i / D the probabilities, the value is sum(n_i * x_i) / D: whole numbers until
+        the one division at the end. With utility bounds L and U (``low``, ``high``) and
+        ``star``, Star1 stops as soon as the outcomes' values so far and the bounds of the
+        others settle the node against (alpha, beta): every sum below is kept multiplied by D
+        and compared with D * alpha and D * beta.
+        """
+        nonlocal nodes, leaves, cutoffs, next_check
+        outcomes = chance_outcomes(state)
+        known = weighings.get(id(outcomes))
+        if known is None or known[0] is not outcomes:  # the id of a list kept alive is its own
+            if len(weighings) >= WEIGHINGS:
+                weighings.clear()
+            known = weighings[id(outcomes)] = (outcomes, *weights(outcomes))
+        _, denominator, weighted = known
+        if not star or alpha <= low and beta >= high:  # no cut-off possible: search them all
+            total = 0
+            for move, n in weighted:
+                child = result(state, move)
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                utility = outcome(child)
+                if utility is None:
+                    child_value = value(child, low, high, depth - 1)
+                else:
+                    leaves += 1
+                    if scale != 1 or type(utility) is not int or not low <= utility <= high:
+                        utility = scaled(utility, "utility")
+                    child_value = utility
+                total += n * child_value
+            return quotient(total, denominator)
+
+        # Star1: search the outcomes in turn and stop once the values so far and the bounds
+        # of the rest settle the node: with weight w = n_1 + ... + n_i seen, the node is worth
+        # at least (total + (D - w) * L) / D and at most (total + (D - w) * U) / D. Without a
+        # table an outcome is searched within the window that would settle the node, so its
+        # own search can stop early too. With a table it is searched exactly: an exact value
+        # is what the table can use again, and the sums decide the cut-offs all the same.
+        scaled_alpha, scaled_beta = denominator * alpha, denominator * beta
+        total = 0
+        rest = denominator  # the weight of the outcomes not valued yet
+        for move, n in weighted:
+            child = result(state, move)
+            if nodes >= next_check:
+                next_check = limits.check(nodes)
+            nodes += 1
+            rest -= n
+            utility = outcome(child)
+            if utility is not None:
+                leaves += 1
+                if scale != 1 or type(utility) is not int or not low <= utility <= high:
+                    utility = scaled(utility, "utility")
+                child_value = utility
+            elif table is None:
+                child_alpha = (scaled_alpha - total - rest * high) // n
+                child_beta = -((total + rest * low - scaled_beta) // n)
+                child_value = value(child, max(child_alpha, low), min(child_beta, high),
+                                    depth - 1)
+            else:
+                child_value = value(child, low, high, depth - 1)
+            total += n * child_value
+            if total + rest * low >= scaled_beta:  # the node is worth at least beta: fail high
+                cutoffs += 1
+                return lower_bound(total + rest * low, denominator, beta)
+            if total + rest * high <= scaled_alpha:  # the node is worth at most alpha: fail low
+                cutoffs += 1
+                return upper_bound(total + rest * high, denominator, alpha)
+        return quotient(total, denominator)
+
+    def root_value(depth: int):
+        """The value of the root: a terminal root's utility, else ``value`` with (L, U)."""
+        nonlocal nodes, leaves, next_check, line
+        if nodes >= next_check:
+            next_check = limits.check(nodes)
+        nodes += 1
+        utility = outcome(root)
+        if utility is not None:
+            leaves += 1
+            line = None
+            return scaled(utility, "utility")
+        return value(root, low, high, depth)
+
+    def unscaled(number):
+        return None if number is None else exact(Fraction(number) / scale) if scale != 1 else number
 
     def complete(found, found_line, searched_depth: int) -> list:
         """The principal variation, completed from the table where a hit cut it short."""
@@ -415,28 +468,28 @@ def search(
         if table is None:
             return moves
         try:
-            return extend_line(table, game, state, moves, found, searched_depth)
+            return extend_line(table, game, root, moves, found, searched_depth)
         except KeyboardInterrupt:  # the search is done: Ctrl-C only shortens the line
             interrupted = True
             return moves
 
     def counters() -> Stats:
-        return Stats(nodes, leaves, cutoffs, hits, 0 if table is None else len(table))
+        return Stats(nodes, leaves, cutoffs, hits, 0 if table is None else len(entries))
 
     interrupted = False
     if not iterate or depth == 0:
-        searched_depth = UNLIMITED if depth is None else depth
+        top = UNLIMITED if depth is None else depth
         stopped = None
         try:
-            found = value(state, -inf, inf, searched_depth)
+            found = root_value(top)
         except (SearchStopped, KeyboardInterrupt) as stop:
             stopped = stop_reason(stop)
             found, partial = root_partial(stop.__traceback__)
             variation = line_moves(partial)
         else:
-            variation = complete(found, line, searched_depth)
+            variation = complete(found, line, top)
         return search_result(
-            found,
+            unscaled(found),
             variation,
             counters(),
             proved=stopped is None and estimates == 0,
@@ -450,20 +503,20 @@ def search(
     last = None  # (value, variation, depth) of the last completed iteration
     stopped = None
     proved = False
-    iteration = 0
-    while depth is None or iteration < depth:
-        iteration += 1
-        limits.depth = iteration
+    top = 0
+    while depth is None or top < depth:
+        top += 1
+        limits.depth = top
         estimates_before = estimates
         try:
-            found = value(state, -inf, inf, iteration)
+            found = root_value(top)
         except (SearchStopped, KeyboardInterrupt) as stop:
             stopped = stop_reason(stop)
             if last is None:
                 found, partial = root_partial(stop.__traceback__)
                 last = (found, line_moves(partial), None)
             break
-        last = (found, complete(found, line, iteration), iteration)
+        last = (found, complete(found, line, top), top)
         if estimates == estimates_before:  # no depth cut-off anywhere: the value is proved
             proved = True
             break
@@ -472,7 +525,7 @@ def search(
             break
     found, variation, completed = last
     return search_result(
-        found,
+        unscaled(found),
         variation,
         counters(),
         proved=proved,
@@ -481,3 +534,26 @@ def search(
         algorithm=algorithm,
         stopped=stopped,
     )
+
+
+def ceil_div(a, b: int):
+    """The least whole number >= a / b (b > 0)."""
+    return -(-a // b)
+
+
+def quotient(total, denominator: int):
+    """``total / denominator`` exactly: a whole number when it divides, else a Fraction."""
+    whole, rest = divmod(total, denominator)
+    return whole if not rest else Fraction(total, denominator)
+
+
+def lower_bound(total, denominator: int, beta):
+    """A whole lower bound >= beta of ``total / denominator`` (which is >= beta)."""
+    bound = total // denominator
+    return bound if bound >= beta else Fraction(total, denominator)
+
+
+def upper_bound(total, denominator: int, alpha):
+    """A whole upper bound <= alpha of ``total / denominator`` (which is <= alpha)."""
+    bound = ceil_div(total, denominator)
+    return bound if bound <= alpha else Fraction(total, denominator)

@@ -337,11 +337,16 @@ class Chain(GameBase):
 class Cycle(GameBase):
     """A game whose positions repeat: ``a`` and ``b`` shuttle between two squares forever.
 
-    A state is ``(square, player)``; ``exit`` ends the game with utility 0 (listed last, so a
-    depth-first search walks into the cycle first).
+    A state is ``(square, player)``; ``exit`` ends the game (listed last, so a depth-first
+    search walks into the cycle first), worth 0 when MAX leaves and ``min_exit`` when MIN
+    does. With ``min_exit`` 0 either player can leave at once, so the game is worth 0 however
+    endless play would count; with 1 MIN would rather shuttle, and a search must walk the cycle.
     """
 
     name = "cycle"
+
+    def __init__(self, min_exit: int = 0) -> None:
+        self.min_exit = min_exit
 
     def initial_state(self):
         return (0, MAX)
@@ -363,7 +368,7 @@ class Cycle(GameBase):
         return state[0] == "out"
 
     def utility(self, state):
-        return 0
+        return self.min_exit if state[1] == MAX else 0  # MAX moves next: MIN left
 
 
 class Failing(GameBase):

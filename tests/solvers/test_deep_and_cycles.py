@@ -1,6 +1,7 @@
 """Deep games solve without RecursionError; games with cycles raise a clear error."""
 
 import sys
+from fractions import Fraction
 
 import pytest
 
@@ -30,8 +31,20 @@ def test_a_chain_of_5000_plies_with_chance_solves(algorithm, bounds):
 
 @pytest.mark.parametrize("algorithm", ALL)
 def test_a_chain_deeper_than_the_solvers_can_recurse_is_refused(algorithm):
+    # auto proves the plain chain in two plies (below), so it gets the coin-toss chain, where
+    # every outcome must be searched without bounds.
+    game = Chain(100_000, chance=algorithm == "auto")
     with pytest.raises(GameTooDeepError, match=r"^the game is deeper than \d+ plies"):
-        solve(Chain(100_000), algorithm)
+        solve(game, algorithm)
+
+
+def test_auto_proves_a_deep_chain_where_a_stop_settles_it():
+    # MAX can stop for 0, and after MAX goes on MIN can stop for 0: the value is 0 (as
+    # minimax finds on 5,000 plies above) whatever lies beyond, and the terminal `stop` is
+    # looked at before `go` is searched.
+    result = solve(Chain(100_000))
+    assert (result.value, result.proved, result.principal_variation) == (0, True, ["stop"])
+    assert result.nodes == 5  # the root, its two children, the two children of `go`
 
 
 def test_a_game_that_recurses_in_its_own_code_gets_its_own_recursion_error():
@@ -44,15 +57,17 @@ def test_a_game_that_recurses_in_its_own_code_gets_its_own_recursion_error():
 
 
 def test_a_deep_chain_can_still_be_searched_to_a_depth():
-    result = solve(Chain(100_000), depth=50)
-    assert (result.value, result.proved, result.depth) == (0, False, 50)
+    result = solve(Chain(100_000, chance=True), depth=50)
+    # 25 coins are tossed within 50 plies: going on is worth 1 unless all land heads and
+    # the search then estimates 0; the value is exact beyond a 64-bit float's precision.
+    assert (result.value, result.proved, result.depth) == (1 - Fraction(1, 2**25), False, 50)
 
 
 @pytest.mark.parametrize("algorithm", ALL)
 def test_a_cycle_is_reported_with_the_moves_that_repeat_it(algorithm):
     limit = sys.getrecursionlimit()
     with pytest.raises(RepeatedPositionError) as caught:
-        solve(Cycle(), algorithm)
+        solve(Cycle(min_exit=1), algorithm)
     assert str(caught.value) == (
         "position repeats after moves: a b (the search cannot prove values of games with cycles)"
     )
@@ -61,5 +76,12 @@ def test_a_cycle_is_reported_with_the_moves_that_repeat_it(algorithm):
 
 
 def test_a_cycle_can_be_searched_to_a_depth():
-    result = solve(Cycle(), depth=6)
+    result = solve(Cycle(min_exit=1), depth=6)
     assert (result.value, result.proved, result.depth) == (0, False, 6)
+
+
+def test_auto_proves_a_cycle_that_either_player_can_leave_at_once():
+    # Each player can exit for 0 at any time, so no value of endless play can change the
+    # game's value 0, and the search never needs to walk the cycle.
+    result = solve(Cycle())
+    assert (result.value, result.proved, result.principal_variation) == (0, True, ["exit"])

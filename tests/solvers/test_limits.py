@@ -15,10 +15,29 @@ def test_max_nodes_stops_auto_quickly_without_a_proof():
     started = time.perf_counter()
     result = solve(TicTacToe(), max_nodes=1000)
     assert time.perf_counter() - started < 1
-    assert (result.proved, result.stopped) == (False, "max-nodes")
+    assert (result.proved, result.stopped, result.depth) == (False, "max-nodes", None)
     assert result.nodes <= 1000
-    # The last completed iteration of iterative deepening is kept.
+
+
+def test_deepening_keeps_the_last_completed_iteration_when_stopped():
+    result = solve(TicTacToe(), max_nodes=1000, deepen=True)
+    assert (result.proved, result.stopped) == (False, "max-nodes")
     assert result.depth is not None and result.value == 0 and result.best_move is not None
+
+
+@pytest.mark.parametrize(
+    ("game", "star"),
+    [(TicTacToe(), True), (TicTacToe(bounds=True), True), (Nim([2, 3, 4]), True),
+     (Piglet(2, 8), True), (Piglet(2, 8), False)],
+)
+@pytest.mark.parametrize("limits", [{"max_nodes": 10**7}, {"timeout": 600.0},
+                                    {"max_nodes": 10**7, "timeout": 600.0}])
+def test_limits_that_are_not_reached_do_not_change_the_search(game, star, limits):
+    unlimited = solve(game, star=star)
+    limited = solve(game, star=star, **limits)
+    assert limited.proved and limited.stopped is None and limited.depth is None
+    assert (limited.value, limited.nodes, limited.principal_variation) == (
+        unlimited.value, unlimited.nodes, unlimited.principal_variation)
 
 
 @pytest.mark.parametrize("algorithm", ALL)
@@ -68,7 +87,7 @@ def test_ctrl_c_returns_what_is_known(algorithm):
 
 
 def test_ctrl_c_during_iterative_deepening_keeps_the_last_iteration():
-    result = solve(Interrupting(TicTacToe(), after=3000), max_nodes=10**6)
+    result = solve(Interrupting(TicTacToe(), after=3000), deepen=True)
     assert result.stopped == "interrupted"
     assert result.depth >= 1 and result.value == 0 and result.best_move is not None
 
@@ -84,7 +103,8 @@ def test_progress_is_reported():
 
 def test_progress_names_the_iteration():
     reports = []
-    solve(Nim([3, 4, 5, 6]), timeout=0.6, use_table=False, progress=reports.append)
+    solve(Nim([3, 4, 5, 6]), timeout=0.6, use_table=False, deepen=True,
+          progress=reports.append)
     assert reports and all(report.depth >= 1 for report in reports)
 
 

@@ -1,5 +1,7 @@
 """Every solver agrees with the definition on random trees (hypothesis)."""
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -7,7 +9,7 @@ from plies.solvers import solve
 
 from plies.solvers.protocol import CHANCE
 
-from .games import Graph, tree_value
+from .games import Graph, Tree, tree_value
 from .trees import HIGH, LOW, assert_line_achieves, graphs, tree_game, trees
 
 FAST = settings(max_examples=150, deadline=None)
@@ -64,6 +66,34 @@ def test_auto_with_table_equals_without(spec, bounds):
 def test_auto_star_equals_auto_without_star(spec, bounds):
     game = tree_game(spec, bounds=bounds)
     assert solve(game, star=False).value == solve(game).value == tree_value(spec)
+
+
+@given(trees(fractions=True), st.sampled_from([(LOW, HIGH), (Fraction(LOW), Fraction(HIGH))]),
+       st.integers(0, 3))
+@FAST
+def test_star_in_whole_numbers_equals_plain_with_fractional_utilities(spec, bounds, limit):
+    """Star's windows are whole numbers at a scale; utilities finer than it stay exact."""
+    game = Tree(spec, bounds=bounds)
+    expected = tree_value(spec)
+    plain = solve(game, "expectiminimax", star=False)
+    assert plain.value == expected
+    for algorithm, star, table in [("expectiminimax", True, False), ("auto", True, True),
+                                   ("auto", True, False), ("auto", False, True)]:
+        result = solve(game, algorithm, star=star, use_table=table, max_table=10**limit)
+        assert result.value == expected and result.proved
+        assert type(result.value) is (int if expected.denominator == 1 else Fraction)
+        assert_line_achieves(game, result)
+
+
+def test_a_chance_event_deeper_than_the_scale_walk_is_still_exact():
+    # 150 forced moves, then a coin of thirds: the walk that picks the scale never meets it,
+    # so the chance node's values are kept as Fractions, exactly.
+    spec = ("chance", {"h": (Fraction(1, 3), 1), "t": (Fraction(2, 3), ("min", {"x": -1, "y": 0}))})
+    for step in range(150):
+        spec = ("max" if step % 2 else "min", {f"f{step}": spec})
+    game = Tree(spec, bounds=(-1, 1))
+    for algorithm in ("expectiminimax", "auto"):
+        assert solve(game, algorithm).value == Fraction(-1, 3)
 
 
 @given(trees(estimates=True), st.integers(0, 4))

@@ -15,17 +15,25 @@ LOW, HIGH = -10, 10
 
 
 @st.composite
-def trees(draw, *, chance: bool = True, max_depth: int = 4, estimates: bool = False):
+def trees(draw, *, chance: bool = True, max_depth: int = 4, estimates: bool = False,
+          fractions: bool = False):
     """A random tree: MAX, MIN (and chance) nodes, 1-4 children, utilities in [LOW, HIGH].
 
     Chance nodes get random positive probabilities summing to 1 as Fractions. With
-    ``estimates``, inner nodes carry a heuristic value (also within the bounds).
+    ``estimates``, inner nodes carry a heuristic value (also within the bounds). With
+    ``fractions``, utilities may be fractions with denominators 2, 3 or 7.
     """
     kinds = ["max", "min", "chance"] if chance else ["max", "min"]
 
+    def utility():
+        if not fractions:
+            return draw(st.integers(LOW, HIGH))
+        denominator = draw(st.sampled_from([1, 2, 3, 7]))
+        return Fraction(draw(st.integers(LOW * denominator, HIGH * denominator)), denominator)
+
     def node(depth: int):
         if depth == 0 or (depth < max_depth and draw(st.integers(0, 3)) == 0):
-            return draw(st.integers(LOW, HIGH))
+            return utility()
         kind = draw(st.sampled_from(kinds))
         count = draw(st.integers(1, 4))
         children = [node(depth - 1) for _ in range(count)]
