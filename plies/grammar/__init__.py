@@ -6,6 +6,8 @@ diagnostics happen in plies.interpreter.parser.
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import cache
 
 from lark import Lark
@@ -33,6 +35,16 @@ class _WholeWords:
 @cache
 def lark_parser() -> Lark:
     """The LALR parser for game files (built on first use, then shared)."""
+    return build_parser(cache_file())
+
+
+def build_parser(cache: str | None) -> Lark:
+    """Build the LALR parser, kept in (and read back from) the file ``cache`` when given.
+
+    Building the parse tables takes about 0.1 s, reading them back 0.01 s. Lark checks that
+    the file was made from the same grammar, options and Lark version, rebuilds it when it was
+    not (or cannot be read), and carries on without it when it cannot be written.
+    """
     return Lark.open(
         "plies.lark",
         rel_to=__file__,
@@ -40,4 +52,31 @@ def lark_parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         postlex=_WholeWords(),
+        cache=cache or False,
     )
+
+
+def cache_file() -> str | None:
+    """Where the parser is cached: the user's cache directory, or None when it is not usable.
+
+    ``$XDG_CACHE_HOME/plies`` (by default ``~/.cache/plies``), ``~/Library/Caches/plies`` on
+    macOS, ``%LOCALAPPDATA%\\plies`` on Windows. The name holds what Lark's own check does not
+    cover: the keywords kept whole (``_WholeWords``).
+    """
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA", "")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # unset, or relative: the XDG default
+            base = os.path.expanduser("~/.cache")
+    if not os.path.isabs(base):  # no home directory to put it in
+        return None
+    directory = os.path.join(base, "plies")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError:  # read-only, or a file in the way: parse without a cache
+        return None
+    whole = "-".join(_WholeWords.always_accept)
+    return os.path.join(directory, f"grammar-{whole}.lark-cache")
