@@ -8,7 +8,10 @@ times GamesmanPy's 25,000 positions per second: 250,000.
 
 Memory is measured in a separate run of each case under ``tracemalloc`` (which slows Python
 down, so it is never timed): the peak of everything the solve allocated, over the positions.
-The database column is one ``plies.database.write`` of the solution, timed and sized.
+The database column is one ``plies.database.write`` of the solution, timed and sized. So that
+a loaded machine can be seen for what it is, each run also times the game's own rules alone
+(every position's outcome and children, which any solver must ask for): "x the rules alone"
+is the strong solve's time over that floor.
 Results go to ``benchmarks/results/strong.json`` (``--json``), which docs/analysis.md quotes.
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -59,14 +63,16 @@ CASES = [
 def measure(case: Case, repeat: int) -> dict:
     """Solve the case ``repeat`` times (medians), once more under tracemalloc, and store it."""
     model = plies.load(case.game, **case.params)
-    runs = []
+    runs, rules = [], []
     for _ in range(repeat):
         solution = strong_solve(model)
         runs.append((solution.explore_seconds, solution.solve_seconds))
+        rules.append(rules_alone(model, solution.graph.states))
     positions = solution.positions
     explore = statistics.median(r[0] for r in runs)
     solve = statistics.median(r[1] for r in runs)
     total = statistics.median(r[0] + r[1] for r in runs)
+    rules_seconds = statistics.median(rules)
     del solution
     tracemalloc.start()
     solution = strong_solve(model)
@@ -88,6 +94,8 @@ def measure(case: Case, repeat: int) -> dict:
         "solve_seconds": solve,
         "seconds": total,
         "positions_per_second": positions / total,
+        "rules_seconds": rules_seconds,
+        "times_rules": total / rules_seconds,
         "times_gamesmanpy": positions / total / GAMESMANPY,
         "peak_bytes": peak,
         "bytes_per_position": peak / positions,
@@ -97,18 +105,36 @@ def measure(case: Case, repeat: int) -> dict:
     }
 
 
+def rules_alone(model, states) -> float:
+    """Seconds the game's own code takes to give every position's outcome and children:
+    a floor no strong solver in Python goes below, measured in the same run."""
+    outcome, to_move, successors, chance = (model.outcome, model.to_move, model.successors,
+                                            model.chance_outcomes)
+    result = model.result
+    started = time.perf_counter()
+    for state in states:
+        if outcome(state) is None:
+            if to_move(state) == 0:
+                for move, _ in chance(state):
+                    result(state, move)
+            else:
+                successors(state)
+    return time.perf_counter() - started
+
+
 def table(rows: list[dict]) -> str:
     """The results as a Markdown table."""
     lines = ["| case | positions | method | value | remoteness | finding | valuing | "
-             "positions/s | x GamesmanPy | memory/position | database |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "positions/s | x GamesmanPy | x the rules alone | memory/position | database |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
         remoteness = "none" if row["remoteness"] is None else row["remoteness"]
         lines.append(
             f"| {row['description']} | {row['positions']:,} | {row['method']} | "
             f"{row['value']} | {remoteness} | {row['explore_seconds']:.3f} s | "
             f"{row['solve_seconds']:.3f} s | {row['positions_per_second']:,.0f} | "
-            f"{row['times_gamesmanpy']:.1f}x | {row['bytes_per_position']:,.0f} B | "
+            f"{row['times_gamesmanpy']:.1f}x | {row['times_rules']:.1f}x | "
+            f"{row['bytes_per_position']:,.0f} B | "
             f"{row['database_seconds']:.2f} s, {row['database_bytes_per_position']:,.0f} B |")
     return "\n".join(lines)
 
@@ -130,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     report = {"python": platform.python_version(), "machine": platform.machine(),
-              "when": time.strftime("%Y-%m-%d %H:%M:%S"), "goal_positions_per_second": GOAL,
-              "cases": rows}
+              "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load_average": os.getloadavg()[0],
+              "goal_positions_per_second": GOAL, "cases": rows}
     args.json.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwrote {args.json}")
     return 0

@@ -160,6 +160,7 @@ class Analysis:
         positions: Positions solved (None when moves were searched one by one).
         seconds: Time taken.
         note: Why something is missing, if it is.
+        source: The database the analysis was read from, if it was.
     """
 
     model: object
@@ -175,6 +176,7 @@ class Analysis:
     positions: int | None
     seconds: float
     note: str | None = None
+    source: str | None = None
 
     def to_json(self) -> dict:
         """The analysis as JSON: ``value_exact``, ``remoteness`` and ``moves`` among others."""
@@ -198,6 +200,7 @@ class Analysis:
             "positions": self.positions,
             "seconds": round(self.seconds, 6),
             "note": self.note,
+            "database": self.source,
         }
 
 
@@ -231,14 +234,18 @@ def analysis_text(analysis: Analysis) -> str:
     if analysis.played:
         lines.append(f"from       {' '.join(analysis.played)}")
     lines.append(f"to move    {_role_name(model, analysis.role)}")
-    lines.append(f"value      {shown_value(analysis.value, analysis.exact, analysis.error_bound)}"
-                 f"  ({analysis.verdict})")
+    value = shown_value(analysis.value, analysis.exact, analysis.error_bound)
+    words = analysis.verdict.removeprefix(f"{value}: ")  # the value is shown already
+    lines.append(f"value      {value}  ({words})")
     if analysis.remoteness is not None:
         lines.append(f"remoteness {analysis.remoteness}")
     how = analysis.method
     if analysis.positions is not None:
         how = f"{analysis.positions:,} positions by {how}"
-    lines.append(f"solved     {how} in {analysis.seconds:.3f} s")
+    if analysis.source is not None:
+        lines.append(f"solved     {how}; read from {analysis.source}")
+    else:
+        lines.append(f"solved     {how} in {analysis.seconds:.3f} s")
     if analysis.note:
         lines.append(f"note       {analysis.note}")
     if not analysis.moves:
@@ -503,8 +510,8 @@ def sweep(game: str, fixed: dict, ranges: dict[str, list[int]], *,
         params = dict(zip(names, values))
         if progress is not None:
             progress(done, len(combinations), params)
-        started = time.perf_counter()
         model = load(game, **fixed, **params)
+        started = time.perf_counter()  # the solve's time, as Tromp's table gives it
         solved = solve_game(model, played, algorithm, **options)
         result = solved.result
         if result.value is None:

@@ -484,8 +484,9 @@ class SolutionDatabase:
         words = verdict(self.game, row["value"], row["remoteness"], exact=exact,
                         error_bound=self.info["error_bound"], over=role == TERMINAL)
         return Analysis(self.game, played, role, row["value"], exact, self.info["error_bound"],
-                        row["remoteness"], words, rows, f"{self.info['method']} (from {self.path})",
-                        self.info["positions"], self.info["solve_seconds"])
+                        row["remoteness"], words, rows, self.info["method"],
+                        self.info["positions"], self.info["solve_seconds"],
+                        source=str(self.path))
 
     def line(self, i: int) -> list[str]:
         """A shortest line of moves from the start to position ``i``."""

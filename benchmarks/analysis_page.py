@@ -1,0 +1,294 @@
+"""Write docs/analysis.md from a real run: every capture and table on the page comes from here.
+
+Run ``python -m benchmarks.analysis_page`` from the checkout. The commands are run through
+plies's own command line (Typer's runner) and their output is pasted as it is; the tables of
+values are solved here; the speed table is read from ``benchmarks/results/strong.json``, which
+``python -m benchmarks.strong`` writes (run it first, under the bench lock). The test
+``tests/analysis/test_analysis_page.py`` runs the page's commands again and compares them with
+what the page shows, timings aside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "analysis.md"
+SPEED = Path(__file__).parent / "results" / "strong.json"
+COMMAND = "python -m benchmarks.analysis_page"
+
+
+def run(command: str, keep: int | None = None) -> str:
+    """A console block: ``$ command`` and its output (the first ``keep`` lines of it)."""
+    args = shlex.split(command)[1:]  # without "plies"
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    if result.exit_code != 0:
+        raise SystemExit(f"`{command}` failed:\n{result.output}")
+    lines = result.stdout.rstrip("\n").splitlines()
+    if keep is not None and len(lines) > keep:
+        lines = lines[:keep] + ["..."]
+    return "```console\n$ " + command + "\n" + "\n".join(lines) + "\n```"
+
+
+def sweep_markdown(command: str) -> str:
+    """A parameter sweep (``plies solve ... --json``) as a Markdown table, with its command."""
+    args = shlex.split(command)[1:] + ["--json"]
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    rows = json.loads(result.stdout)["rows"]
+    names = list(rows[0]["params"]) if rows else []
+    names = [n for n in names if len({str(r["params"][n]) for r in rows}) > 1]
+    lines = [f"`{command}`", "",
+             "| " + " | ".join([*names, "value", "≈", "verdict", "remoteness", "positions or "
+                                "nodes", "method", "seconds"]) + " |",
+             "|" + "---:|" * len(names) + "---:|---:|---|---:|---:|---|---:|"]
+    for row in rows:
+        remoteness = "–" if row["remoteness"] is None else str(row["remoteness"])
+        lines.append("| " + " | ".join([
+            *(str(row["params"][n]) for n in names), row["value_exact"],
+            f"{row['value']:.4f}", row["verdict"], remoteness, f"{row['nodes']:,}",
+            row["algorithm"], f"{row['seconds']:.2f}"]) + " |")
+    return "\n".join(lines)
+
+
+def value_census(db: Path) -> str:
+    """How the positions of a database split by value and by the player to move."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "SELECT to_move, value, count(*), max(remoteness) FROM positions "
+            "GROUP BY to_move, value ORDER BY to_move, CAST(value AS REAL) DESC").fetchall()
+    lines = ["| to move | value | positions | longest remoteness |", "|---|---:|---:|---:|"]
+    for to_move, value, count, far in rows:
+        lines.append(f"| {to_move} | {value} | {count:,} | {'–' if far is None else far} |")
+    return "\n".join(lines)
+
+
+def speed_table() -> str:
+    """The latest ``benchmarks.strong`` run as a table, with where and when it ran."""
+    if not SPEED.is_file():
+        return "(no run yet: `flock /tmp/plies-bench.lock python -m benchmarks.strong`)"
+    report = json.loads(SPEED.read_text())
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.strong import table
+    load = report.get("load_average")
+    where = (f"Python {report['python']} on {report['machine']}, {report['when']}"
+             + (f", load average {load:.1f} on 2 cores (other work was running)" if load else ""))
+    return f"{where}:\n\n{table(report['cases'])}"
+
+
+def build() -> str:
+    """The page, with the commands run in the current directory."""
+    sections = {
+        "ANALYZE": run('plies analyze tictactoe --from "place(0,0) place(0,1)"'),
+        "ANALYZE_START": run("plies analyze tictactoe", keep=9),
+        "ANALYZE_CHANCE": run("plies analyze piglet_endless --from flip"),
+        "SOLVE": run('plies solve tictactoe --from "place(0,0) place(0,1)"', keep=7),
+        "CONNECT": sweep_markdown("plies solve connect4 --param width=3..5 --param height=3..4"),
+        "PIGLET": sweep_markdown("plies solve piglet_endless --param goal=1..8"),
+        "PIG": sweep_markdown("plies solve pig --param budget=0 --param goal=2..8"),
+        "MORRIS": run("plies solve morris3", keep=4),
+        "MORRIS_ANALYZE": run('plies analyze morris3 --from "place(1,1) place(0,0) place(2,2) '
+                              'place(0,2) place(0,1) place(2,0)"'),
+        "STRONG": run("plies solve --strong tictactoe --db t.sqlite"),
+        "QUERY": run('plies query t.sqlite --from "place(1,1) place(0,1)"'),
+        "EXPORT": run("plies query t.sqlite --export csv", keep=4),
+        "CENSUS": value_census(Path("t.sqlite")),
+        "EFG": run("plies tree aima_fig5_2 --format efg"),
+        "SPEED": speed_table(),
+    }
+    text = TEMPLATE
+    for key, value in sections.items():
+        text = text.replace("{{" + key + "}}", value)
+    return text
+
+
+TEMPLATE = """# Analysis: what designers ask of a solved game
+
+<!-- Generated by `python -m benchmarks.analysis_page` from a real run; do not edit by hand. -->
+
+`plies solve` gives the value of a game and one best move. A designer checking a new game
+asks more: what is every move worth? How far away is the end? Is the game fair at every size?
+Can I keep every answer? This page shows the commands that answer, on the shipped games.
+
+- `plies analyze GAME [--from MOVES] [--json]`: every legal move with its exact value and
+  remoteness, best first, and a verdict.
+- `plies solve GAME --param NAME=LO..HI`: every combination of parameters solved, one row each.
+- `plies solve --strong GAME --db FILE`: every reachable position solved and stored in SQLite;
+  `plies query FILE` reads it, `plies play GAME --db FILE` plays from it.
+- Games whose positions repeat (`endless` in the game file) are solved by retrograde analysis,
+  or with chance by policy iteration, chosen by `plies solve` itself.
+- `plies tree GAME --format efg`: the whole game tree for Gambit and OpenSpiel.
+
+## The value of every move: `plies analyze`
+
+After X takes a corner and O answers next to it, X wins. `analyze` lists X's moves, best
+first: by value, then by remoteness.
+
+{{ANALYZE}}
+
+From the start every move draws, and every draw lasts the whole nine moves:
+
+{{ANALYZE_START}}
+
+`--json` gives one object with `value_exact`, `remoteness`, `verdict` and `moves` (each with
+`move`, `value_exact`, `remoteness`, `best`, and `probability` for a chance outcome; a value
+is always from MAX's point of view). In a game with chance the verdict gives the exact value
+and who is favoured; a chance position lists its outcomes with their probabilities:
+
+{{ANALYZE_CHANCE}}
+
+`analyze` solves every position reachable from the one asked about (up to
+`--max-positions`, 5,000,000 by default); past that it searches each move on its own and
+gives values without remoteness.
+
+## Remoteness
+
+Remoteness is the number of moves to the end of the game when the winner hurries and the
+loser holds out, as GAMESMAN defines it: among the moves that keep the exact value, the player
+the value favours takes the one with the smallest remoteness, the other the largest; a move's
+remoteness counts the move itself. At a value of 0 both players hurry (a tie, in GAMESMAN's
+words). Where the end cannot be forced — endless play, or chance deciding how long the game
+lasts — there is none (`null` in JSON, `-` in tables).
+
+`plies solve` reports the start's remoteness when the game has at most 20,000 positions, and
+then picks the best move by value and remoteness; `plies play` says what each move is worth
+("wins in 3", "loses in 6 at best") and plays by value, then remoteness.
+
+{{SOLVE}}
+
+## Fairness across sizes
+
+A parameter given as a range solves every combination, like John Tromp's table of Connect
+Four sizes; long sweeps show their progress on a terminal, and `--json` gives the rows. The
+time is the solve's, without compiling the game.
+
+{{CONNECT}}
+
+Piglet without a turn limit (`games/piglet_endless.game`) always favours the first player,
+less so as the goal grows. To 2 points the value 1/7 is Neller and Presser's published result:
+the first player wins with probability 4/7.
+
+{{PIGLET}}
+
+Pig with a die (`games/pig.game` with `budget=0`: no turn limit):
+
+{{PIG}}
+
+## Games whose positions repeat
+
+In three men's morris (`games/morris3.game`) the pieces slide once all are placed, so
+positions come back. The game declares `endless 0`: play that never ends is a draw.
+`plies solve` sees the declaration (or a repeated position in its search) and solves every
+position by retrograde analysis instead:
+
+{{MORRIS}}
+
+The game is a draw that neither player can bring to an end, so it has no remoteness. One
+slip in the placing phase loses:
+
+{{MORRIS_ANALYZE}}
+
+How the values are found, on the graph of every reachable position:
+
+- **Without chance** (retrograde analysis, `plies/solvers/retrograde.py`): a position is
+  valued once all its children are, from the terminal positions back. Positions on or above a
+  cycle are valued one threshold at a time: for each value t a position can have, the
+  positions from which MAX can make sure of at least t are MAX's attractor of those already
+  worth t (when endless play is worth less than t), or everything outside MIN's attractor of
+  those worth less (when it is worth t or more). A game that declares no endless value is
+  solved when no value depends on it; otherwise plies names a position where it does.
+- **With chance** (`plies/solvers/policy.py`): a game is solved when it ends with probability
+  1 whatever the players do (Pig and Piglet do). Its positions are split into strongly
+  connected components, solved from the end of the game back; a component with cycles is
+  solved exactly by Hoffman and Karp's policy iteration, each policy's values found by
+  Gaussian elimination in fractions. A component with more than 400 chance positions is
+  solved instead by value iteration from below and from above in floating point; the true
+  value lies between the two, so the answer comes with a proven error bound and is marked
+  not exact.
+- **Remoteness** (`plies/solvers/remoteness.py`) is computed breadth-first from the terminal
+  positions, in increasing order, so a cycle never makes it finite by mistake.
+
+The tests check these against independent solvers: plain recursion on every tic-tac-toe
+position, the classic loopy win/lose/draw solver on every position of three men's morris, and
+brute force over all pure strategies on random stochastic games.
+
+## Strong solutions in a database
+
+{{STRONG}}
+
+The database is SQLite: nothing to install, and any SQLite client reads it. Its schema is
+stable (the `game` table records its version):
+
+- `game`, one row: the game's name, file, parameters (JSON), players (JSON), the counts of
+  positions, terminal positions and moves, the start's position id and the moves leading to
+  it (`--from`), the start's value and remoteness, whether values are exact and the error
+  bound, the method, whether the game has chance, its utility bounds, the endless value, the
+  time taken, the schema and plies versions, and when it was written.
+- `positions`, one row per position: `id` (0 is the start, then breadth-first),
+  `position` (its text form, unique and indexed), `to_move` (`MAX`, `MIN`, `CHANCE` or
+  `TERMINAL`), `player` (the name of the player to move), `value` (exact text from MAX's
+  point of view: `1`, `-1`, `1/7`), `value_real` (the same as a number), `remoteness`
+  (NULL where there is none), `best_moves` (by value then remoteness, space-separated),
+  `depth`, and `parent` and `via` (the last step of a shortest line from the start).
+- `moves`, one row per move: `position`, `ord` (its place in the game's order), `move` (its
+  text), `child` (the position it leads to) and `probability` (for a chance outcome).
+
+`plies query` gives a position's moves as `analyze` does, without the game file:
+
+{{QUERY}}
+
+`--export csv` or `--export jsonl` (with `-o FILE`) writes the whole strategy:
+
+{{EXPORT}}
+
+With SQL a designer counts what the game is made of; tic-tac-toe's 5,478 positions by the
+player to move and value:
+
+{{CENSUS}}
+
+## Trees for other tools
+
+`plies tree GAME --format efg` writes the whole game tree in Gambit's extensive-form format:
+the two players (MAX is player 1), chance nodes with exact probabilities, and one outcome per
+utility, paying MAX the utility and MIN its negative. Gambit and OpenSpiel read it; the tests
+parse it back and check its value. A game whose positions repeat has an infinite tree and is
+refused, as is a tree larger than `--max-nodes` (20,000 by default).
+
+{{EFG}}
+
+## Speed and memory
+
+`python -m benchmarks.strong` solves whole games strongly (finding every position, then
+valuing it; medians of 5 runs) and measures the memory of one solve under `tracemalloc`
+(everything the solve allocated, over the positions) and the database written from it. The
+goal is ten times GamesmanPy's 25,000 positions per second. How fast a game is found depends
+on its rules' generated code: three men's morris tries 81 slides in every position.
+
+{{SPEED}}
+"""
+
+
+def main() -> int:
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:
+        os.chdir(folder)  # the database the page makes and reads is written here
+        try:
+            text = build()
+        finally:
+            os.chdir(here)
+    PAGE.write_text(text, encoding="utf-8")
+    print(f"wrote {PAGE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
