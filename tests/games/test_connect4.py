@@ -1,4 +1,4 @@
-"""games/connect4.game at the board sizes that solve here in seconds: Tromp's published values."""
+"""games/connect4.game at every board size of Tromp's published values that solves here."""
 
 from __future__ import annotations
 
@@ -6,7 +6,12 @@ import plies
 import pytest
 
 
-@pytest.mark.parametrize("width, height, expected", [(4, 4, 0), (5, 4, 0), (4, 5, 0)])
+@pytest.mark.parametrize("width, height, expected", [
+    (4, 4, 0), (5, 4, 0), (4, 5, 0),
+    pytest.param(6, 4, -1, marks=pytest.mark.slow),   # a second-player win, about 7 s
+    pytest.param(5, 5, 0, marks=pytest.mark.slow),    # about 9 s
+    pytest.param(6, 5, 0, marks=pytest.mark.slow),    # about 80 s
+])
 def test_published_values(width, height, expected):
     result = plies.load("connect4", width=width, height=height).solve()
     assert result.proved and result.value == expected
