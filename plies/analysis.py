@@ -355,6 +355,7 @@ class Solved:
         remoteness_note: Why the remoteness is missing, when it is.
         outlook: The start from the mover's side ("wins in 3"), or "".
         solution: The strong solution, when one was made.
+        error_bound: When value iteration found the value (a float): how far off it can be.
     """
 
     result: SearchResult
@@ -362,6 +363,7 @@ class Solved:
     remoteness_note: str | None = None
     outlook: str = ""
     solution: StrongSolution | None = field(default=None, repr=False)
+    error_bound: float = 0.0
 
     @property
     def strong(self) -> bool:
@@ -424,7 +426,7 @@ def _strong_result(model, played, state, max_positions) -> Solved:
         solution = strong_solve(model, state, max_positions=max_positions)
     line = solution.best_line(0)
     result = SearchResult(
-        value=solution.values[0] if solution.exact else None,
+        value=solution.values[0],
         best_move=line[0] if line else None,
         principal_variation=line,
         proved=solution.exact,
@@ -433,7 +435,7 @@ def _strong_result(model, played, state, max_positions) -> Solved:
         seconds=solution.seconds,
         algorithm=solution.method,
     )
-    solved = Solved(result)
+    solved = Solved(result, error_bound=solution.error_bound)
     _add_remoteness(model, solved, solution, state)
     return solved
 
@@ -486,7 +488,8 @@ class SweepRow:
         return {
             "params": self.params,
             "value": _json_number(value),
-            "value_exact": None if value is None else value_text(value),
+            "value_exact": None if value is None or self.solved.error_bound else value_text(value),
+            "error_bound": self.solved.error_bound,
             "verdict": self.verdict,
             "remoteness": self.solved.remoteness,
             "proved": result.proved,
@@ -516,6 +519,8 @@ def sweep(game: str, fixed: dict, ranges: dict[str, list[int]], *,
         result = solved.result
         if result.value is None:
             words = "unknown"
+        elif solved.error_bound:  # value iteration: within a proven bound
+            words = verdict(model, result.value, None, exact=False, with_value=False)
         elif result.proved:
             words = verdict(model, result.value, solved.remoteness,
                             known=solved.solution is not None, with_value=False)
@@ -530,7 +535,8 @@ def sweep_table(rows: list[SweepRow], names: list[str]) -> str:
     body = []
     for row in rows:
         result = row.solved.result
-        value = "?" if result.value is None else shown_value(result.value)
+        value = "?" if result.value is None else \
+            shown_value(result.value, not row.solved.error_bound, row.solved.error_bound)
         far = "-" if row.solved.remoteness is None else str(row.solved.remoteness)
         body.append([*(str(row.params[n]) for n in names), value, row.verdict, far,
                      f"{result.nodes:,}", f"{row.seconds:.2f}"])

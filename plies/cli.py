@@ -198,8 +198,9 @@ def _result_json(model, solved, moves) -> dict:
         "from": moves,
         "algorithm": result.algorithm,
         "value": None if value is None else (value if isinstance(value, int) else float(value)),
-        "value_exact": None if value is None else value_text(value),
-        "meaning": _meaning(model, result),
+        "value_exact": None if value is None or solved.error_bound else value_text(value),
+        "error_bound": solved.error_bound,
+        "meaning": model.meaning(value) if solved.error_bound else _meaning(model, result),
         "best_move": None if result.best_move is None else str(result.best_move),
         "principal_variation": [str(m) for m in result.principal_variation],
         "remoteness": solved.remoteness,
@@ -224,11 +225,13 @@ def _json_value(value):
 
 
 def _result_text(model, solved, moves) -> str:
-    from plies.analysis import remoteness_line, strong_status
+    from plies.analysis import remoteness_line, shown_value, strong_status
     result = solved.result
     value = result.value
     if value is None:
         shown = "unknown (the search stopped before it could tell)"
+    elif solved.error_bound:  # value iteration: a float within a proven bound
+        shown = f"{shown_value(value, False, solved.error_bound)}  ({model.meaning(value)})"
     else:
         exact = value_text(value)
         shown = exact if "/" not in exact else f"{exact} ≈ {float(value):.4f}"

@@ -20,7 +20,8 @@ position graph (``graph.py``):
    its choices against MAX's until no move is better, then MAX improves against that, until
    neither can: the values are then the game's. Floating-point value iteration first gives
    both players good choices, so this usually takes one or two rounds.
-4. **Value iteration** takes over for a component with more than ``exact_limit`` chance
+4. **Value iteration** takes over for a component with more than ``EXACT_LIMIT`` chance
+   positions, or for every component of a game with more than ``EXACT_POSITIONS``
    positions, where the fractions would grow too long. Starting from the lowest and the highest
    utility it iterates the optimality equations from below and from above; the true value lies
    between the two, so half their gap is a proven error bound (floating-point rounding aside,
@@ -41,6 +42,11 @@ from .result import exact
 
 EXACT_LIMIT = 400
 """The most chance positions in one component that policy iteration solves in fractions."""
+
+EXACT_POSITIONS = 60_000
+"""Games with more positions are solved by value iteration: exact fractions grow too long
+(Pig without a turn limit: to 30 points, 57,304 positions, exact in about 9 s; to 50 the
+fractions alone would take minutes)."""
 
 TOLERANCE = 1e-12
 """Value iteration stops when the gap between its bounds is below this (times the range)."""
@@ -100,8 +106,12 @@ class ChanceSolution:
         return max(float(b - a) / 2 for a, b in zip(self.low, self.high))
 
 
-def solve_chance(graph: PositionGraph, *, exact_limit: int = EXACT_LIMIT) -> ChanceSolution:
+def solve_chance(graph: PositionGraph, *, exact_limit: int | None = None) -> ChanceSolution:
     """The value of every position of a game with chance (cycles allowed).
+
+    ``exact_limit``: the most chance positions in one component solved exactly; None for
+    ``EXACT_LIMIT``, or 0 for every component when the game has more than
+    ``EXACT_POSITIONS`` positions.
 
     Raises:
         NotStoppingError: the players can keep play going forever from some position.
@@ -109,6 +119,8 @@ def solve_chance(graph: PositionGraph, *, exact_limit: int = EXACT_LIMIT) -> Cha
     unending = never_ending(graph)
     if unending is not None:
         raise NotStoppingError(graph.line(unending))
+    if exact_limit is None:
+        exact_limit = EXACT_LIMIT if len(graph) <= EXACT_POSITIONS else 0
     low: list = list(graph.utilities)
     high: list = list(graph.utilities)
     roles, children, probabilities = graph.roles, graph.children, graph.probabilities
@@ -243,15 +255,10 @@ def policy_iteration(graph: PositionGraph, component: list[int], values: list,
     """
     roles, children = graph.roles, graph.children
     members = set(component)
-    # Good first choices from floating-point value iteration.
-    low = [None] * len(values)
-    high = [None] * len(values)
-    for i in component:
-        for c in children[i]:
-            if c not in members:
-                low[c] = high[c] = float(values[c])
-    value_iteration(graph, component, low, high, bottom, top, sweeps=200)
-    guess = {i: (low[i] + high[i]) / 2 for i in component}
+    # Good first choices from floating-point value iteration: it leaves its upper bounds in
+    # ``values`` for the component, which ``evaluate`` then overwrites with exact values.
+    value_iteration(graph, component, values, values, bottom, top, sweeps=200)
+    guess = {i: values[i] for i in component}
     choice = {}
     for i in component:
         if roles[i] in (MAX, MIN):
@@ -387,30 +394,42 @@ def value_iteration(graph: PositionGraph, component: list[int], low: list, high:
     the range of the utilities, or after ``sweeps``.
     """
     roles, children, probabilities = graph.roles, graph.children, graph.probabilities
+    members = set(component)
+    # The bounds as floats: the component's start at the utilities' extremes; what it leads
+    # to is converted once (the exact values in ``low`` and ``high`` stay as they are).
+    lo, hi = {}, {}
     for i in component:
-        low[i], high[i] = float(bottom), float(top)
+        lo[i], hi[i] = float(bottom), float(top)
+        for c in children[i]:
+            if c not in members:
+                lo[c], hi[c] = float(low[c]), float(high[c])
     tolerance = TOLERANCE * max(1.0, float(top - bottom))
-    order = sorted(component, reverse=True)  # later-found positions are nearer the end
+    # Each position as (number, MAX/MIN/CHANCE, children, float probabilities), later-found
+    # positions (nearer the end) first.
+    steps = [(i, roles[i], children[i],
+              [float(p) for p in probabilities[i]] if roles[i] == CHANCE else None)
+             for i in sorted(component, reverse=True)]
     done = 0
     while done < sweeps:
         done += 1
         gap = 0.0
-        for i in order:
-            role, kids = roles[i], children[i]
+        for i, role, kids, chances in steps:
             if role == MAX:
-                a = max(low[c] for c in kids)
-                b = max(high[c] for c in kids)
+                a = max([lo[c] for c in kids])
+                b = max([hi[c] for c in kids])
             elif role == MIN:
-                a = min(low[c] for c in kids)
-                b = min(high[c] for c in kids)
+                a = min([lo[c] for c in kids])
+                b = min([hi[c] for c in kids])
             else:
                 a = b = 0.0
-                for c, p in zip(kids, probabilities[i]):
-                    a += float(p) * low[c]
-                    b += float(p) * high[c]
-            low[i], high[i] = float(a), float(b)
+                for c, p in zip(kids, chances):
+                    a += p * lo[c]
+                    b += p * hi[c]
+            lo[i], hi[i] = a, b
             if b - a > gap:
                 gap = b - a
         if gap <= tolerance:
             break
+    for i in component:
+        low[i], high[i] = lo[i], hi[i]
     return done

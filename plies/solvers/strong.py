@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from time import perf_counter
 
 from .graph import TERMINAL, PositionGraph, explore
-from .policy import EXACT_LIMIT, solve_chance
+from .policy import solve_chance
 from .protocol import CHANCE, MAX, Game, Move, State, Value
 from .remoteness import hurries, remoteness
 from .retrograde import retrograde
@@ -150,7 +150,7 @@ def strong_solve(
     state: State | None = None,
     *,
     max_positions: int | None = None,
-    exact_limit: int = EXACT_LIMIT,
+    exact_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> StrongSolution:
     """The value and remoteness of every position reachable from ``state``.
@@ -160,7 +160,9 @@ def strong_solve(
         state: The start (default: the initial state).
         max_positions: Refuse games with more positions (``TooManyPositionsError``).
         exact_limit: Chance games: the most chance positions in one cycle-connected component
-            solved exactly; larger components are solved by value iteration in floats.
+            solved exactly; larger components are solved by value iteration in floats. None:
+            ``policy.EXACT_LIMIT``, or value iteration throughout for a game with more than
+            ``policy.EXACT_POSITIONS`` positions.
         progress: Called with the number of positions found, every 65,536 of them.
 
     Raises:

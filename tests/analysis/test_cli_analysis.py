@@ -137,6 +137,20 @@ def test_solve_picks_policy_iteration_for_pig_without_a_turn_limit():
     assert data["remoteness"] is None
 
 
+def test_a_game_too_big_for_fractions_is_solved_by_value_iteration(monkeypatch):
+    monkeypatch.setattr("plies.solvers.policy.EXACT_POSITIONS", 10)
+    data = ok_json("solve", "piglet_endless")
+    assert data["algorithm"] == "value iteration" and data["proved"] is False
+    assert data["value_exact"] is None and 0 < data["error_bound"] < 1e-9
+    assert abs(data["value"] - 1 / 7) <= data["error_bound"]
+    lines = run("solve", "piglet_endless").stdout.splitlines()
+    assert lines[1].startswith("value      ≈ 0.142857 (± ") and lines[1].endswith("(favours A (MAX))")
+    assert lines[5].startswith("status     not exact: value iteration of all 32 positions, "
+                               "every value within ")
+    table = ok_json("solve", "piglet_endless", "--param", "goal=2..3")
+    assert [row["verdict"] for row in table["rows"]] == ["favours A", "favours A"]
+
+
 def test_solve_piglet_without_a_budget_is_one_seventh():
     data = ok_json("solve", "piglet_endless")
     assert data["value_exact"] == "1/7"
