@@ -10,7 +10,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
@@ -52,29 +52,48 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     version: Annotated[Optional[bool], typer.Option(
-        "--version", callback=_version, is_eager=True, help="Show the version and exit.")] = None,
+        "--version", "-V", callback=_version, is_eager=True,
+        help="Show the version and exit.")] = None,
 ) -> None:
     """plies: a game-description language and exact game solver."""
 
 
 def _reports_errors(command):
-    """Turn plies's domain errors into a message on stderr and an exit code, never a traceback."""
+    """Turn plies's domain errors into a message and an exit code, never a traceback.
+
+    The message goes to stderr; under ``--json`` it is a JSON object on stdout instead:
+    ``{"error": kind, "message": the text, "diagnostics": [...], "moves": [...]}``, where kind
+    is usage, game-file, runtime or solver.
+    """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        as_json = kwargs.get("as_json", False)
         try:
             return command(*args, **kwargs)
         except UsageError as error:
-            typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(code=2) from None
-        except (GameFileError, GameRuntimeError) as error:
-            typer.echo(error.render(), err=True)
-            raise typer.Exit(code=1) from None
+            _fail(as_json, 2, "usage", f"error: {error}")
+        except GameFileError as error:
+            _fail(as_json, 1, "game-file", error.render(), error.diagnostics)
+        except GameRuntimeError as error:
+            _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
         except (PliesError, solvers.SolverError, ValueError) as error:
-            typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(code=1) from None
+            _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
+                  f"error: {error}", moves=getattr(error, "moves", None))
 
     return wrapper
+
+
+def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), moves=None):
+    """Report an error (as text on stderr, or as JSON on stdout) and exit with ``code``."""
+    if as_json:
+        typer.echo(json.dumps({"error": kind, "message": message,
+                               "diagnostics": [d.to_json() for d in diagnostics],
+                               "moves": None if moves is None else [str(m) for m in moves]},
+                              indent=2))
+    else:
+        typer.echo(message, err=True)
+    raise typer.Exit(code=code) from None
 
 
 def _start(model, from_moves: str | None):
@@ -82,7 +101,12 @@ def _start(model, from_moves: str | None):
     return model.play_all(from_moves.split() if from_moves else [])
 
 
-def _shown_algorithm(model, algorithm: str) -> str:
+def _moves(from_moves: str | None) -> list[str]:
+    """The ``--from`` moves as a list of texts."""
+    return from_moves.split() if from_moves else []
+
+
+def _shown_algorithm(model, algorithm: str | None) -> str:
     """The algorithm explain and tree show: as asked, else alpha-beta or expectiminimax."""
     return algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
 
@@ -102,7 +126,7 @@ def _params(values: list[str] | None) -> dict[str, object]:
 @_reports_errors
 def solve(
     game: GameArgument,
-    algorithm: Annotated[str, typer.Option(
+    algorithm: Annotated[Literal["auto", "minimax", "alphabeta", "expectiminimax"], typer.Option(
         "--algorithm", "-a", help="auto (alpha-beta or expectiminimax with a table), minimax, "
                                   "alphabeta or expectiminimax.")] = "auto",
     depth: Annotated[Optional[int], typer.Option(
@@ -137,9 +161,6 @@ def solve(
     A parameter given as a range (--param width=4..6) solves every combination into a table.
     """
     from plies.analysis import parse_params, solve_game
-    if algorithm not in solvers.ALGORITHMS:
-        raise UsageError(f"unknown algorithm '{algorithm}' (choose from "
-                         f"{', '.join(solvers.ALGORITHMS)})")
     if db is not None and not strong:
         raise UsageError("--db stores a strong solution: add --strong")
     params, ranges = parse_params(param)
@@ -395,7 +416,7 @@ def _efg(model, start, depth, max_nodes, output) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
-    output.write_text(text)
+    _write(output, text.encode())
     typer.echo(f"wrote {output}")
 
 
@@ -499,7 +520,11 @@ def perft(
 ) -> None:
     """Count the positions at each depth from the start, to check the rules."""
     model = load(game, **_params(param))
-    result = count_positions(model, depth, state=_start(model, from_moves), distinct=distinct)
+    start = _start(model, from_moves)
+    try:
+        result = count_positions(model, depth, state=start, distinct=distinct)
+    except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
+        raise _perft_fault(model, error, start, depth, _moves(from_moves)) from None
     if as_json:
         typer.echo(json.dumps({"game": model.name, "counts": result.counts,
                                "terminal": result.terminal, "distinct": result.distinct,
@@ -516,6 +541,16 @@ def perft(
         typer.echo(row)
     if distinct:
         typer.echo(f"distinct positions over all depths: {result.distinct_total:,}")
+
+
+def _perft_fault(model, error: Exception, start, depth: int, before: list[str]) -> Exception:
+    """A count's failure at its game-file line, with the moves from the start to it."""
+    from plies.solvers.trace import first_failure
+    found = first_failure(model, start, depth)
+    if found is not None:
+        error, path = found
+        before = before + path.move_texts()
+    return model.runtime_error(error, before) or error
 
 
 _FEATURES = {
@@ -615,12 +650,14 @@ def _default(param):
 def play(
     game: GameArgument,
     side: Annotated[str, typer.Option(
-        "--as", help="Which side you play: MAX, MIN, both or none (watch the solver).")] = "MAX",
+        "--as", metavar="MAX|MIN|both|none|PLAYER",
+        help="Which side you play: MAX, MIN, a player's name (as in `--as O`), both, or none "
+             "(watch the solver).")] = "MAX",
     depth: Annotated[Optional[int], typer.Option(
         "--depth", "-d", min=0, help="Let the solver search only N plies.")] = None,
     seed: Annotated[Optional[int], typer.Option(
         "--seed", help="Seed for rolling chance events (the same seed, the same rolls).")] = None,
-    chance: Annotated[str, typer.Option(
+    chance: Annotated[Literal["auto", "manual"], typer.Option(
         "--chance", help="auto: roll chance events; manual: you type each outcome.")] = "auto",
     think: Annotated[float, typer.Option(
         "--think", min=0.01, help="Seconds the solver may take per decision; past that it "
@@ -635,16 +672,33 @@ def play(
     Small games are solved whole first, so the solver picks moves by value, then remoteness.
     """
     from plies.analysis import play_oracle
-    from plies.play import SIDES, PlaySession
-    if side not in SIDES:
-        raise UsageError(f"--as takes {', '.join(SIDES)}; got '{side}'")
-    if chance not in ("auto", "manual"):
-        raise UsageError(f"--chance takes auto or manual; got '{chance}'")
+    from plies.play import PlaySession
     model = load(game, **_params(param))
+    side = _side(model, side)
+    try:
+        oracle = play_oracle(model, None if db is None else str(db), depth)
+    except GameRuntimeError:  # a rule fails somewhere: play on, and report it where it is met
+        oracle = None
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
-                          manual_chance=chance == "manual", write=typer.echo,
-                          oracle=play_oracle(model, None if db is None else str(db), depth))
-    raise typer.Exit(code=session.run(None if sys.stdin.isatty() else iter(sys.stdin)))
+                          manual_chance=chance == "manual", write=typer.echo, oracle=oracle)
+    if sys.stdin is None:  # standard input is closed (`<&-`): no answer will come
+        lines = iter(())
+    else:
+        lines = None if sys.stdin.isatty() else iter(sys.stdin)
+    raise typer.Exit(code=session.run(lines))
+
+
+def _side(model, side: str) -> str:
+    """The side ``--as`` names: MAX, MIN, both or none, or the role of the player named."""
+    from plies.play import SIDES
+    if side in SIDES:
+        return side
+    roles = {name: role.upper() for name, role in model.checked.players}
+    if side in roles:
+        return roles[side]
+    names = ", ".join(roles)
+    raise UsageError(f"--as takes MAX, MIN, both, none or a player's name ({names}); "
+                     f"got '{side}'")
 
 
 # ---- explain and tree ----------------------------------------------------------------------------
@@ -653,13 +707,16 @@ _STYLES = {"max": typer.colors.GREEN, "min": typer.colors.MAGENTA, "chance": typ
            "leaf": None, "cut": typer.colors.RED, "value": typer.colors.BLUE, "note": None}
 
 
+ShownAlgorithm = Literal["minimax", "alphabeta", "expectiminimax"]
+
+
 @app.command()
 @_reports_errors
 def explain(
     game: GameArgument,
-    algorithm: Annotated[str, typer.Option(
-        "--algorithm", "-a", help="minimax, alphabeta or expectiminimax (default: alphabeta, "
-                                  "or expectiminimax for games with chance).")] = "",
+    algorithm: Annotated[Optional[ShownAlgorithm], typer.Option(
+        "--algorithm", "-a", help="The search to show (default: alphabeta, or expectiminimax "
+                                  "for games with chance).")] = None,
     max_steps: Annotated[int, typer.Option(
         "--max-steps", min=1, help="Show at most N steps.")] = 300,
     depth: Annotated[Optional[int], typer.Option(
@@ -667,13 +724,21 @@ def explain(
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Explain the search from the position after these moves.")] = None,
     param: ParamOption = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the steps and the searched nodes as JSON.")] = False,
 ) -> None:
     """Watch the search step by step: alpha and beta, backed-up values, cut-offs."""
     from plies.explain import explain as explain_search
+    from plies.explain import explanation, explanation_json
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
+    search = explain_search(model, algorithm, state=start, before=_moves(from_moves),
+                            max_steps=max_steps, depth=depth)
+    if as_json:
+        typer.echo(json.dumps(explanation_json(model, search, algorithm, max_steps), indent=2))
+        return
     color = sys.stdout.isatty()
-    for line in explain_search(model, algorithm, state=start, max_steps=max_steps, depth=depth):
+    for line in explanation(model, search, algorithm, max_steps):
         style = _STYLES.get(line.style)
         typer.echo(typer.style(line.text, fg=style) if color and style else line.text)
 
@@ -682,14 +747,14 @@ def explain(
 @_reports_errors
 def tree(
     game: GameArgument,
-    output_format: Annotated[str, typer.Option(
+    output_format: Annotated[Literal["text", "dot", "svg", "png", "efg"], typer.Option(
         "--format", "-f", help="text (for the terminal), dot (Graphviz source), svg, png, or "
                                "efg (the whole game tree for Gambit and OpenSpiel).")] = "text",
     depth: Annotated[Optional[int], typer.Option(
         "--depth", "-d", min=0, help="Show the tree down to N plies.")] = None,
-    algorithm: Annotated[str, typer.Option(
-        "--algorithm", "-a", help="minimax, alphabeta or expectiminimax (default: alphabeta, "
-                                  "or expectiminimax with chance).")] = "",
+    algorithm: Annotated[Optional[ShownAlgorithm], typer.Option(
+        "--algorithm", "-a", help="The search to draw (default: alphabeta, or expectiminimax "
+                                  "with chance).")] = None,
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", help="Write to FILE instead of standard output.")] = None,
     max_nodes: Annotated[int, typer.Option(
@@ -697,26 +762,34 @@ def tree(
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Start from the position after these moves.")] = None,
     param: ParamOption = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the searched nodes as JSON (a flat list, each naming its "
+                       "parent).")] = False,
 ) -> None:
     """Draw the searched tree: values, the best line, pruned subtrees."""
     import shutil
     import subprocess
 
-    from plies.solvers.recording import record
-    from plies.treeview import dot_tree, text_tree
-    if output_format not in ("text", "dot", "svg", "png", "efg"):
-        raise UsageError(f"--format takes text, dot, svg, png or efg; got '{output_format}'")
+    from plies.explain import recorded
+    from plies.treeview import dot_tree, text_tree, tree_json
     if output_format in ("svg", "png") and output is None:
         raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
+    if output is not None:
+        _check_writable(output)
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     if output_format == "efg":
         _efg(model, start, depth, max_nodes, output)
         return
-    search = record(model, algorithm, state=start, max_nodes=max_nodes)
+    search = recorded(model, algorithm, state=start, before=_moves(from_moves),
+                      max_nodes=max_nodes)
     note = "" if search.complete else \
         f"(the search was cut at {max_nodes:,} nodes; --max-nodes N records more)"
-    if output_format == "text":
+    if as_json:
+        data = {"game": model.name, "algorithm": algorithm, "complete": search.complete,
+                "note": note or None, "nodes": tree_json(model, search)}
+        text = json.dumps(data, indent=2) + "\n"
+    elif output_format == "text":
         text = "\n".join(text_tree(model, search, depth) + ([note] if note else [])) + "\n"
     else:
         text = dot_tree(model, search, depth)
@@ -728,17 +801,34 @@ def tree(
             raise UsageError("drawing svg or png needs Graphviz's `dot`: install it (e.g. "
                              "`apt-get install graphviz` or `brew install graphviz`), or use "
                              "--format dot and render the file elsewhere")
-        done = subprocess.run([dot, f"-T{output_format}", "-o", str(output)], input=text.encode(),
+        done = subprocess.run([dot, f"-T{output_format}"], input=text.encode(),
                               capture_output=True, check=False)
         if done.returncode != 0:
             raise PliesError(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+        _write(output, done.stdout)
         typer.echo(f"wrote {output}")
         return
     if output is not None:
-        output.write_text(text)
+        _write(output, text.encode())
         typer.echo(f"wrote {output}")
     else:
         typer.echo(text, nl=False)
+
+
+def _check_writable(output: Path) -> None:
+    """Refuse an output path that cannot be written, before the work of filling it."""
+    if output.is_dir():
+        raise UsageError(f"cannot write {output}: it is a folder; give a file name, as in "
+                         f"-o {output / 'tree.txt'}")
+    if not output.parent.is_dir():
+        raise UsageError(f"cannot write {output}: there is no folder {output.parent}")
+
+
+def _write(output: Path, data: bytes) -> None:
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
 
 
 # ---- the language server -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from plies.interpreter.model import GameModel, value_text
 from plies.solvers.protocol import CHANCE, MAX
-from plies.solvers.recording import RecordedSearch, SearchNode, record
+from plies.solvers.recording import RecordedSearch, SearchFailed, SearchNode, record
 
 TITLES = {
     "minimax": "minimax (AIMA Figure 5.3): every node, no pruning",
@@ -29,10 +29,36 @@ class Line:
     style: str = "note"
 
 
-def explain(model: GameModel, algorithm: str, *, state=None, max_steps: int = 300,
-            depth: int | None = None) -> list[Line]:
-    """The search of ``model`` from ``state`` as lines of text."""
-    search = record(model, algorithm, state=state, depth=depth, max_nodes=max(10 * max_steps, 1000))
+def recorded(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
+             **options) -> RecordedSearch:
+    """``record`` on a game model, with a failing rule reported as ``solve`` reports it.
+
+    ``before`` are the moves (texts) from the start to ``state``.
+
+    Raises:
+        GameRuntimeError: a rule of the game failed, at its game-file line, with the moves
+            from the start.
+    """
+    try:
+        return record(model, algorithm, state=state, **options)
+    except SearchFailed as failure:
+        moves = list(before or []) + failure.path.move_texts()
+        mapped = model.runtime_error(failure.error, moves)
+        if mapped is None:
+            raise failure.error from None
+        raise mapped from None
+
+
+def explain(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
+            max_steps: int = 300, depth: int | None = None) -> RecordedSearch:
+    """The search of ``model`` from ``state`` (after the moves ``before``) to be explained."""
+    return recorded(model, algorithm, state=state, before=before, depth=depth,
+                    max_nodes=max(10 * max_steps, 1000))
+
+
+def explanation(model: GameModel, search: RecordedSearch, algorithm: str,
+                max_steps: int = 300) -> list[Line]:
+    """The search as lines of text: each step, then the value and what was never evaluated."""
     lines = [Line(f"{model.name}: {TITLES[algorithm]}")]
     shown = 0
     for step in search.steps:
@@ -52,13 +78,71 @@ def explain(model: GameModel, algorithm: str, *, state=None, max_steps: int = 30
         if best is not None:
             summary += f", best move {best}"
         lines.append(Line(summary, "value"))
-        never = never_evaluated(model, search)
         if algorithm == "alphabeta":
-            if never:
-                lines.append(Line("never evaluated: " + ", ".join(never), "cut"))
-            else:
-                lines.append(Line("nothing was pruned", "note"))
+            lines.extend(_pruned_lines(model, search))
     return lines
+
+
+def explanation_json(model: GameModel, search: RecordedSearch, algorithm: str,
+                     max_steps: int = 300) -> dict:
+    """The search as data: the first ``max_steps`` steps (each naming its node), the nodes."""
+    from plies.treeview import preorder, tree_json
+    nodes = tree_json(model, search)
+    order = preorder(search.root)  # the order tree_json numbers the nodes in
+    ids = {id(node): i for i, node in enumerate(order)}
+    windows = algorithm == "alphabeta"
+    steps = [{"kind": step.kind, "node": ids[id(step.node)],
+              "value": None if step.value is None else value_text(step.value),
+              "text": _step_line(model, step, windows).text.strip()}
+             for step in search.steps[:max_steps]]
+    root = search.root
+    data = {
+        "game": model.name, "algorithm": algorithm, "title": TITLES[algorithm],
+        "complete": search.complete, "total_steps": len(search.steps), "steps": steps,
+        "value": value_text(root.value) if search.complete else None,
+        "best_move": str(root.best.move) if search.complete and root.best else None,
+        "pruned": [{"after": path, "moves": moves} for path, moves in pruned_moves(search)],
+        "nodes": nodes,
+    }
+    if windows:
+        for node, entry in zip(order, nodes):
+            entry["alpha"], entry["beta"] = _bound(node.alpha), _bound(node.beta)
+    return data
+
+
+def _pruned_lines(model: GameModel, search: RecordedSearch, most: int = 20) -> list[Line]:
+    """What the cut-offs left unsearched: a tree's leaves by name, else moves by their path."""
+    if model.checked.tree is not None:
+        never = never_evaluated(model, search)
+        if not never:
+            return [Line("nothing was pruned", "note")]
+        return [Line("never evaluated: " + ", ".join(never), "cut")]
+    cuts = pruned_moves(search)
+    if not cuts:
+        return [Line("nothing was pruned", "note")]
+    lines = [Line("never evaluated (the moves each cut-off pruned, after the moves that lead "
+                  "there):", "cut")]
+    for path, moves in cuts[:most]:
+        lines.append(Line(f"  {' '.join(path) or 'the start'} → {', '.join(moves)}", "cut"))
+    if len(cuts) > most:
+        lines.append(Line(f"  ... and {len(cuts) - most:,} more cut-offs", "cut"))
+    return lines
+
+
+def pruned_moves(search: RecordedSearch) -> list[tuple[list[str], list[str]]]:
+    """For each cut-off, in search order: the moves leading to its node, and the moves pruned."""
+    found = []
+    stack = [(search.root, None)]  # a node and its path, linked as (move, path to the parent)
+    while stack:
+        node, path = stack.pop()
+        if node.pruned:
+            moves, link = [], path
+            while link is not None:
+                moves.append(str(link[0]))
+                link = link[1]
+            found.append((moves[::-1], [str(move) for move, _ in node.pruned]))
+        stack.extend((child, (child.move, path)) for child in reversed(node.children))
+    return found
 
 
 def label(model: GameModel, node: SearchNode) -> str:

@@ -9,7 +9,7 @@ the tree is cut, with a note of what was left out.
 from __future__ import annotations
 
 from plies.interpreter.model import GameModel, value_text
-from plies.solvers.protocol import CHANCE, MAX
+from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.recording import RecordedSearch, SearchNode
 
 SYMBOLS = {MAX: "▲", CHANCE: "○", None: "■"}
@@ -49,39 +49,97 @@ def _count(node: SearchNode) -> int:
     return total
 
 
+TEXT_DEPTH = 200
+"""Levels the text tree shows when no depth is given: each level indents by three columns."""
+
+
+def _entries(node: SearchNode) -> list[tuple[object, bool]]:
+    """A node's searched children, then its pruned moves: (child or move, pruned)."""
+    return [(child, False) for child in node.children] + [(move, True) for move, _ in node.pruned]
+
+
 def text_tree(model: GameModel, search: RecordedSearch, depth: int | None = None) -> list[str]:
     """The tree drawn with box characters; ★ marks the principal variation."""
     pv = {id(n) for n in search.principal_variation()}
     root = search.root
     lines = [f"{_symbol(root)} {_title(model, root)} = {_value(root)}"]
+    shown = TEXT_DEPTH if depth is None else depth
     hidden = 0
+    # Depth first without recursion (a game may be thousands of plies deep): each entry is
+    # (child or pruned move, pruned, the prefix of its line, last of its siblings, its level).
+    stack = []
 
-    def walk(node: SearchNode, prefix: str, level: int) -> None:
-        nonlocal hidden
-        entries = [(child, False) for child in node.children]
-        entries += [(move, True) for move, _ in node.pruned]
-        for i, (entry, pruned) in enumerate(entries):
-            last = i == len(entries) - 1
-            branch = "└─ " if last else "├─ "
-            if pruned:
-                lines.append(f"{prefix}{branch}{entry} (pruned)")
-                continue
-            mark = " ★" if id(entry) in pv else ""
-            lines.append(f"{prefix}{branch}{_symbol(entry)} {_title(model, entry)} = "
-                         f"{_value(entry)}{mark}")
-            if entry.children or entry.pruned:
-                if depth is not None and level + 1 >= depth:
-                    hidden += _count(entry) - 1
-                    continue
-                walk(entry, prefix + ("   " if last else "│  "), level + 1)
+    def push(node: SearchNode, prefix: str, level: int) -> None:
+        entries = _entries(node)
+        for i in reversed(range(len(entries))):
+            entry, pruned = entries[i]
+            stack.append((entry, pruned, prefix, i == len(entries) - 1, level))
 
-    if depth is None or depth > 0:
-        walk(root, "", 0)
+    if shown > 0:
+        push(root, "", 1)
     else:
         hidden = _count(root) - 1
+    while stack:
+        entry, pruned, prefix, last, level = stack.pop()
+        branch = "└─ " if last else "├─ "
+        if pruned:
+            lines.append(f"{prefix}{branch}{entry} (pruned)")
+            continue
+        mark = " ★" if id(entry) in pv else ""
+        lines.append(f"{prefix}{branch}{_symbol(entry)} {_title(model, entry)} = "
+                     f"{_value(entry)}{mark}")
+        if entry.children or entry.pruned:
+            if level >= shown:
+                hidden += _count(entry) - 1
+            else:
+                push(entry, prefix + ("   " if last else "│  "), level + 1)
     if hidden:
-        lines.append(f"({hidden:,} searched nodes below depth {depth} are not shown)")
+        more = "" if depth is not None else "; --depth N shows more levels"
+        lines.append(f"({hidden:,} searched nodes below depth {shown} are not shown{more})")
     return lines
+
+
+ROLES = {MAX: "MAX", MIN: "MIN", CHANCE: "chance", None: "leaf"}
+
+
+def tree_json(model: GameModel, search: RecordedSearch) -> list[dict]:
+    """The searched nodes as a flat list, root first, each naming its parent by ``id``.
+
+    Values are exact text ("3", "37/256"); ``bound`` is "lower" or "upper" for a value a
+    cut-off left as a bound; ``best`` marks the principal variation; ``pruned`` lists the
+    moves a cut-off skipped. Flat, so a tree thousands of plies deep is no deeper in JSON.
+    """
+    pv = {id(n) for n in search.principal_variation()}
+    order = preorder(search.root)
+    ids = {id(node): i for i, node in enumerate(order)}
+    nodes = []
+    for i, node in enumerate(order):
+        bound = None
+        if node.cut:
+            bound = "lower" if node.role == MAX else "upper"
+        nodes.append({
+            "id": i, "parent": None,
+            "move": None if node.move is None else str(node.move),
+            "probability": None if node.probability is None else value_text(node.probability),
+            "name": model.node_name(node.state), "role": ROLES.get(node.role, "MIN"),
+            "depth": node.depth, "value": None if node.value is None else value_text(node.value),
+            "bound": bound, "best": id(node) in pv,
+            "pruned": [str(move) for move, _ in node.pruned],
+        })
+    for i, node in enumerate(order):
+        for child in node.children:
+            nodes[ids[id(child)]]["parent"] = i
+    return nodes
+
+
+def preorder(root: SearchNode) -> list[SearchNode]:
+    """The nodes of a searched tree, each before its children, children in search order."""
+    order, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(node.children))
+    return order
 
 
 def _quote(text: str) -> str:
@@ -100,44 +158,44 @@ def dot_tree(model: GameModel, search: RecordedSearch, depth: int | None = None)
            '  edge [fontname="Helvetica", fontsize=10];']
     counter = 0
     hidden = 0
-
-    def new_id() -> str:
-        nonlocal counter
+    # Depth first without recursion: (node, its level, its parent's id or None), or, once a
+    # node's children are drawn, (node, None, its id) to draw its pruned moves after them.
+    stack: list[tuple[SearchNode, int | None, str | None]] = [(search.root, 0, None)]
+    while stack:
+        node, level, parent_id = stack.pop()
+        if level is None:
+            for move, _ in node.pruned:
+                counter += 1
+                out.append(f"  n{counter} [label={_quote(str(move))}, shape=box, "
+                           'style=dashed, color=grey, fontcolor=grey];')
+                out.append(f"  {parent_id} -> n{counter} [label={_quote(str(move))}, "
+                           "style=dashed, color=grey, fontcolor=grey];")
+            continue
         counter += 1
-        return f"n{counter}"
-
-    def emit(node: SearchNode, level: int) -> str:
-        nonlocal hidden
-        node_id = new_id()
+        node_id = f"n{counter}"
         shape = shapes.get(node.role, "invtriangle")
         name = model.node_name(node.state) or ""
         label = f"{name}\n{_value(node)}" if name else _value(node)
-        style = ', style=bold, color="#c0392b"' if id(node) in pv or node is search.root else ""
+        on_pv = id(node) in pv
+        style = ', style=bold, color="#c0392b"' if on_pv or node is search.root else ""
         out.append(f"  {node_id} [label={_quote(label)}, shape={shape}{style}];")
+        if parent_id is not None:
+            edge_label = str(node.move)
+            if node.probability is not None:
+                edge_label += f" ({value_text(node.probability)})"
+            bold = ', style=bold, color="#c0392b"' if on_pv else ""
+            out.append(f"  {parent_id} -> {node_id} [label={_quote(edge_label)}{bold}];")
         if depth is not None and level >= depth:
             below = _count(node) - 1
             if below:
                 hidden += below
-                more = new_id()
-                out.append(f"  {more} [label={_quote(f'{below} more')}, shape=plaintext];")
-                out.append(f"  {node_id} -> {more} [style=dotted];")
-            return node_id
-        for child in node.children:
-            child_id = emit(child, level + 1)
-            edge_label = str(child.move)
-            if child.probability is not None:
-                edge_label += f" ({value_text(child.probability)})"
-            bold = ', style=bold, color="#c0392b"' if id(child) in pv else ""
-            out.append(f"  {node_id} -> {child_id} [label={_quote(edge_label)}{bold}];")
-        for move, _ in node.pruned:
-            pruned_id = new_id()
-            out.append(f"  {pruned_id} [label={_quote(str(move))}, shape=box, style=dashed, "
-                       'color=grey, fontcolor=grey];')
-            out.append(f"  {node_id} -> {pruned_id} [label={_quote(str(move))}, style=dashed, "
-                       "color=grey, fontcolor=grey];")
-        return node_id
-
-    emit(search.root, 0)
+                counter += 1
+                out.append(f"  n{counter} [label={_quote(f'{below} more')}, shape=plaintext];")
+                out.append(f"  {node_id} -> n{counter} [style=dotted];")
+            continue
+        if node.pruned:
+            stack.append((node, None, node_id))
+        stack.extend((child, level + 1, node_id) for child in reversed(node.children))
     if hidden:
         out.append(f"  // {hidden} searched nodes below depth {depth} are not shown")
     out.append("}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pydot
 import pytest
 from typer.testing import CliRunner
@@ -106,14 +108,14 @@ def test_tree_to_a_file(tmp_path):
     assert pydot.graph_from_dot_data(target.read_text())
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "pdf"], "error: --format takes text, dot, svg, png or efg; got 'pdf'"),
-    (["--format", "svg"], "error: --format svg writes a file: give it with -o FILE"),
-])
-def test_tree_usage_errors(args, message):
-    result = runner.invoke(app, ["tree", "aima_fig5_2", *args])
+def test_tree_usage_errors():
+    result = runner.invoke(app, ["tree", "aima_fig5_2", "--format", "svg"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == message
+    assert result.stderr.strip() == "error: --format svg writes a file: give it with -o FILE"
+    result = runner.invoke(app, ["tree", "aima_fig5_2", "--format", "pdf"])
+    assert result.exit_code == 2
+    assert ("Invalid value for '--format' / '-f': Value error, 'pdf' is not one of 'text', "
+            "'dot', 'svg', 'png', 'efg'.") in " ".join(re.sub("[│╭╮╰╯─]", " ", result.stderr).split())
 
 
 def test_svg_without_graphviz_says_how_to_install_it(monkeypatch, tmp_path):
@@ -124,3 +126,41 @@ def test_svg_without_graphviz_says_how_to_install_it(monkeypatch, tmp_path):
     assert result.stderr.strip() == (
         "error: drawing svg or png needs Graphviz's `dot`: install it (e.g. `apt-get install "
         "graphviz` or `brew install graphviz`), or use --format dot and render the file elsewhere")
+
+
+def test_explain_names_what_was_never_evaluated_by_its_path():
+    lines = run("explain", "tictactoe", "--max-steps", "100000").splitlines()
+    at = lines.index("value 0, best move place(0,0)")
+    assert lines[at + 1:at + 4] == [
+        "never evaluated (the moves each cut-off pruned, after the moves that lead there):",
+        "  place(0,0) place(0,1) place(0,2) place(1,0) place(1,1) place(1,2) place(2,1) "
+        "→ place(2,2)",
+        "  place(0,0) place(0,1) place(0,2) place(1,0) place(1,1) place(2,1) "
+        "→ place(2,0), place(2,2)",
+    ]
+    assert lines[-1].startswith("  ... and ") and lines[-1].endswith(" more cut-offs")
+    assert len(lines) == at + 2 + 20 + 1
+
+
+def test_explain_as_json():
+    import json
+    data = json.loads(run("explain", "aima_fig5_2", "--json"))
+    assert (data["value"], data["best_move"], data["complete"]) == ("3", "a1", True)
+    assert data["pruned"] == [{"after": ["a2"], "moves": ["c2", "c3"]}]
+    assert len(data["steps"]) == data["total_steps"] == 21
+    assert data["steps"][10] == {"kind": "cutoff", "node": 5, "value": "2",
+                                 "text": "cut-off at C: 2 <= α = 3: MAX will avoid it; c2, c3 pruned"}
+    c = data["nodes"][5]
+    assert (c["name"], c["move"], c["role"], c["value"], c["bound"], c["alpha"], c["beta"]) == (
+        "C", "a2", "MIN", "2", "upper", "3", "+∞")
+
+
+def test_tree_as_json_is_a_flat_list_of_nodes():
+    import json
+    data = json.loads(run("tree", "aima_fig5_2", "--json"))
+    assert data["complete"] is True
+    nodes = data["nodes"]
+    assert [(n["id"], n["parent"], n["move"]) for n in nodes[:3]] == [
+        (0, None, None), (1, 0, "a1"), (2, 1, "b1")]
+    assert [n["move"] for n in nodes if n["best"]] == ["a1", "b1"]
+    assert [n["pruned"] for n in nodes if n["pruned"]] == [["c2", "c3"]]

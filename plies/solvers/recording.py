@@ -4,16 +4,24 @@ These are the textbook algorithms written plainly (minimax, alpha-beta as in AIM
 expectiminimax), with no table and no tuning, because their job is to be watched: each node
 remembers its alpha and beta on entry, its backed-up value, its children, and the moves a
 cut-off pruned. ``steps`` lists the same events in the order they happened.
+
+``value_of`` reads like the recursive pseudocode, but where the pseudocode recurses it yields
+the child to search and is sent the searched child back. A small driver keeps the searches in
+progress on a list, so a game thousands of plies deep needs no Python recursion, and the driver
+always knows the moves from the root to the node being searched: a repeated position, a
+position without moves, or a failing rule of the game is reported with them.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import SolverError
+from .errors import GameContractError, RepeatedPositionError, SolverError
 from .protocol import CHANCE, MAX, MIN, Game
+from .trace import SearchPath
 
 RECORDING_ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 
@@ -65,8 +73,25 @@ class RecordedSearch:
         return line
 
 
-class _Stop(Exception):
-    pass
+class SearchFailed(Exception):
+    """A method of the game raised an exception during a recorded search.
+
+    Attributes:
+        error: The exception the game raised (with its traceback).
+        path: Where: the moves from the search root to the state whose method failed, and the
+            move being applied when RESULT failed.
+    """
+
+    def __init__(self, error: Exception, path: SearchPath) -> None:
+        self.error = error
+        self.path = path
+        super().__init__(f"{type(error).__name__}: {error}")
+
+
+# What value_of yields to have a child searched: the move (or outcome), its probability at a
+# chance node (else None), and the window to search it with. It is sent the searched child.
+ChildRequest = tuple[object, "Fraction | None", object, object]
+Search = Generator[ChildRequest, SearchNode, object]
 
 
 def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int | None = None,
@@ -75,6 +100,10 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
 
     Raises:
         SolverError: an unknown algorithm, or minimax/alphabeta on a game with chance.
+        GameContractError: a non-terminal position without moves, or a chance node without
+            outcomes (with the moves that reach it).
+        RepeatedPositionError: a position repeats one above it, so the search would not end.
+        SearchFailed: a method of the game raised an exception (wrapped with where).
     """
     if algorithm not in RECORDING_ALGORITHMS:
         raise SolverError(f"cannot show '{algorithm}': choose from "
@@ -82,14 +111,10 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
     if algorithm != "expectiminimax" and game.has_chance:
         raise SolverError(f"{algorithm} needs a game without chance; use expectiminimax")
     steps: list[Step] = []
-    count = 0
     pruning = algorithm == "alphabeta"
 
-    def value_of(node: SearchNode, alpha, beta):
-        nonlocal count
-        count += 1
-        if count > max_nodes:
-            raise _Stop
+    def value_of(node: SearchNode, alpha, beta) -> Search:
+        """MINIMAX / ALPHA-BETA / EXPECTIMINIMAX of ``node``; ``yield`` searches a child."""
         node.alpha, node.beta = alpha, beta
         state = node.state
         if game.is_terminal(state):
@@ -104,23 +129,25 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
         node.role = game.to_move(state)
         steps.append(Step("enter", node))
         if node.role == CHANCE:
+            outcomes = list(game.chance_outcomes(state))
+            if not outcomes:
+                raise GameContractError("a chance node has no outcomes")
             total = Fraction(0)
-            for outcome, p in game.chance_outcomes(state):
-                child = SearchNode(game.result(state, outcome), outcome, p, None, node.depth + 1)
-                node.children.append(child)
-                total += p * value_of(child, -math.inf, math.inf)
+            for outcome, p in outcomes:
+                child = yield outcome, p, -math.inf, math.inf
+                total += p * child.value
             node.value = total.numerator if total.denominator == 1 else total
             steps.append(Step("value", node, node.value))
             return node.value
         maximizing = node.role == MAX
         v = -math.inf if maximizing else math.inf
         moves = list(game.actions(state))
+        if not moves:
+            raise GameContractError("a non-terminal state has no legal moves")
         for i, move in enumerate(moves):
-            child = SearchNode(game.result(state, move), move, None, None, node.depth + 1)
-            node.children.append(child)
-            child_value = value_of(child, alpha, beta)
-            if (maximizing and child_value > v) or (not maximizing and child_value < v):
-                v, node.best = child_value, child
+            child = yield move, None, alpha, beta
+            if (maximizing and child.value > v) or (not maximizing and child.value < v):
+                v, node.best = child.value, child
             if pruning:
                 # Figure 5.7: MAX stops once v >= beta, MIN once v <= alpha. At the last
                 # child there is nothing left to prune, so that is an ordinary return.
@@ -144,9 +171,43 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
 
     start = game.initial_state() if state is None else state
     root = SearchNode(start, None, None, None, 0)
-    complete = True
+    path = [root]  # the nodes whose searches are in progress, root first
+    searches = [value_of(root, -math.inf, math.inf)]
+    on_path = {start}
+    count, complete = 1, True
+    reply: SearchNode | None = None
+    applying = None  # the move whose RESULT is being computed
     try:
-        value_of(root, -math.inf, math.inf)
-    except _Stop:
-        complete = False
+        while searches:
+            try:
+                move, probability, alpha, beta = searches[-1].send(reply)
+            except StopIteration:  # that node's value is known: hand it to its parent
+                searches.pop()
+                reply = path.pop()
+                on_path.discard(reply.state)
+                continue
+            if count >= max_nodes:
+                complete = False
+                break
+            count += 1
+            parent = path[-1]
+            applying = move
+            child = SearchNode(game.result(parent.state, move), move, probability, None,
+                               parent.depth + 1)
+            applying = None
+            parent.children.append(child)
+            if child.state in on_path:
+                raise RepeatedPositionError([node.move for node in path[1:]] + [move])
+            path.append(child)
+            on_path.add(child.state)
+            searches.append(value_of(child, alpha, beta))
+            reply = None
+    except RepeatedPositionError:
+        raise
+    except GameContractError as error:
+        raise GameContractError(str(error), [node.move for node in path[1:]]) from None
+    except Exception as error:  # noqa: BLE001 - a game method failed: say where
+        where = SearchPath([node.move for node in path[1:]], applying,
+                           [node.state for node in path])
+        raise SearchFailed(error, where) from error
     return RecordedSearch(root, steps, complete, count)

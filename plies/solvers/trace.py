@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType, TracebackType
 from typing import Any, TypeVar
 
-from .protocol import GameBase, Move, State
+from .protocol import CHANCE, Game, GameBase, Move, State
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +71,11 @@ class SearchPath:
     def found(self) -> bool:
         """True when the traceback went through a search."""
         return bool(self.states)
+
+    def move_texts(self) -> list[str]:
+        """The moves as text, ending with the move being applied when there is one."""
+        moves = [str(move) for move in self.moves]
+        return moves if self.applying is None else [*moves, str(self.applying)]
 
 
 def _steps(traceback: TracebackType | None) -> Iterator[list[Any]]:
@@ -169,6 +174,46 @@ def root_partial(traceback: TracebackType | None) -> tuple[Any, tuple | None]:
     if local.get("best_move") is None:
         return None, None
     return local["v"], (local["best_move"], local.get("best_line"))
+
+
+def first_failure(game: Game, state: State, depth: int) -> tuple[Exception, SearchPath] | None:
+    """Where a breadth-first walk to ``depth`` plies first makes a method of the game raise.
+
+    The walk asks what perft asks (TERMINAL-TEST at every depth, then the moves or chance
+    outcomes and their RESULTs, depth by depth) and remembers one way to each position, so a
+    count that failed can say after which moves. It runs only once a count has failed.
+
+    Returns:
+        The exception and where it was raised (``states`` is left empty), or None when
+        nothing fails this way.
+    """
+    layer: dict[State, tuple | None] = {state: None}  # position -> (move, the parent's way)
+    for level in range(depth + 1):
+        following: dict[State, tuple | None] = {}
+        for position, way in layer.items():
+            moves = []
+            while way is not None:
+                moves.append(way[0])
+                way = way[1]
+            moves.reverse()
+            try:
+                if game.is_terminal(position) or level == depth:
+                    continue
+                if game.to_move(position) == CHANCE:
+                    options = [outcome for outcome, _ in game.chance_outcomes(position)]
+                else:
+                    options = list(game.actions(position))
+            except Exception as error:  # noqa: BLE001 - the failure being looked for
+                return error, SearchPath(moves)
+            for move in options:
+                try:
+                    child = game.result(position, move)
+                except Exception as error:  # noqa: BLE001 - the failure being looked for
+                    return error, SearchPath(moves, move)
+                if child not in following:
+                    following[child] = (move, layer[position])
+        layer = following
+    return None
 
 
 loop_frame(GameBase.successors)  # its `move` is the move being applied when RESULT fails

@@ -1,0 +1,332 @@
+"""Every command meets a broken, stuck, looping or very deep game with a clean message.
+
+A rule that fails while the game runs is reported by perft, explain, tree and play exactly as
+solve reports it: at the game-file line, with the moves from the start. Under --json the same
+report is a JSON object on stdout, with the same exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pydot
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+
+CARELESS = """game careless
+
+players A max, B min
+
+state
+  n: 0..3 = 3
+
+move take(k in 1..2) { n -= k }     # forgot: when k <= n
+
+terminal n == 0
+utility if turn == A then -1 else 1
+"""
+
+CARELESS_FAULT = """\
+careless.game:8:24: error: n would become -1, outside its range 0..3
+    8 | move take(k in 1..2) { n -= k }     # forgot: when k <= n
+      |                        ^^^^^^
+  moves from the start: {moves}"""
+
+STUCK = """game stuck
+players A max, B min
+state
+  n: int = 3
+move take(k in 1..2) when k < n { n -= k }
+terminal n == 0
+utility 1
+"""
+
+STUCK_AFTER_CHANCE = """game stuck_after_chance
+players A max, B min
+state
+  n: int = 0
+move roll when n == 0 { chance coin }
+move finish when n == 1 { n = 3 }
+chance coin { heads 1/2 { n = 1 } tails 1/2 { n = 2 } }
+terminal n == 3
+utility 1
+"""
+
+LOOP = """game loop
+players A max, B min
+state
+  n: int = 0
+move up when n < 2 { n += 1 }
+move down when n > 0 { n -= 1 }
+terminal false
+utility 0
+"""
+
+DEEP = """game deep(length = 1500)
+players A max, B min
+state
+  n: int = 0
+move step { n += 1 }
+terminal n >= length
+utility 1
+"""
+
+
+@pytest.fixture
+def games(tmp_path, monkeypatch):
+    """The games above as files in the working directory, named as their `game` line."""
+    monkeypatch.chdir(tmp_path)
+    for text in (CARELESS, STUCK, STUCK_AFTER_CHANCE, LOOP, DEEP):
+        name = text.split()[1].split("(")[0]
+        (tmp_path / f"{name}.game").write_text(text)
+    return tmp_path
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+# ---- a failing rule: the same report from every command ------------------------------------------
+
+
+@pytest.mark.parametrize("command, moves", [
+    (["explain"], "take(1) take(1) take(2)"),
+    (["tree"], "take(1) take(1) take(2)"),
+    (["tree", "--format", "dot"], "take(1) take(1) take(2)"),
+    (["explain", "--from", "take(1)"], "take(1) take(1) take(2)"),
+    (["perft", "--depth", "3"], "take(2) take(2)"),  # breadth first: the shortest way there
+    (["perft", "--depth", "3", "--from", "take(1)"], "take(1) take(1) take(2)"),
+])
+def test_a_failing_rule_is_reported_at_its_line_with_the_moves(games, command, moves):
+    result = run(command[0], "careless.game", *command[1:])
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n") == CARELESS_FAULT.replace("{moves}", moves)
+    assert result.stdout == ""
+
+
+STEPS = """game steps
+players A max, B min
+state
+  n: 0..5 = 5
+move step when n > 0 { n -= 1 }
+terminal n == 0
+utility 1
+{more}
+"""
+
+
+def steps_fault(line: str, column: int, source: str, caret: str, moves: str) -> str:
+    return (f"steps.game:{line}:{column}: error: division by zero (div)\n"
+            f"{line:>5} | {source}\n"
+            f"      | {' ' * (column - 1)}{caret}\n"
+            f"  moves from the start: {moves}")
+
+
+def test_solve_reports_the_same_place(games):
+    # Which failing line solve meets first depends on its move ordering; the report's form and
+    # place are the same.
+    result = run("solve", "careless.game")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:3] == CARELESS_FAULT.splitlines()[:3]
+    assert result.stderr.splitlines()[3].startswith("  moves from the start: take(")
+
+
+def test_a_failing_render_during_play_names_the_moves_played(games):
+    (games / "steps.game").write_text(STEPS.replace("{more}", "render n, 6 div (n - 2)"))
+    result = run("play", "steps.game", "--as", "both", input="step\nstep\nstep\n")
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n") == steps_fault(
+        8, 11, "render n, 6 div (n - 2)", "^" * 13, "step step step")
+
+
+def test_a_failing_terminal_test_at_the_start_of_play(games):
+    (games / "steps.game").write_text(
+        STEPS.replace("terminal n == 0", "terminal 6 div (n - 5) > 0").replace("{more}", ""))
+    result = run("play", "steps.game", input="step\n")
+    assert result.exit_code == 1
+    # As for solve, a failing terminal test is placed at the whole `terminal` line.
+    assert result.stderr.rstrip("\n") == steps_fault(
+        6, 1, "terminal 6 div (n - 5) > 0", "^" * 26, "(none: the initial state)")
+    assert result.stderr == run("solve", "steps.game").stderr
+
+
+def test_a_failing_rule_met_by_the_solvers_judgement_during_play(games):
+    # With --depth 1 the judgement of B's step sees n = 2 one ply ahead: the moves from the
+    # start are the one played, the one judged and the one searched.
+    (games / "steps.game").write_text(
+        STEPS.replace("terminal n == 0", "terminal n == 0 or 6 div (n - 2) > 9")
+        .replace("utility 1", "utility if turn == A then 1 else -1").replace("{more}", ""))
+    result = run("play", "steps.game", "--as", "both", "--depth", "1", input="step\nstep\n")
+    assert result.exit_code == 1
+    assert "move (number or text; hint, undo, help, quit)> step\n" in result.stdout
+    assert result.stderr.rstrip("\n") == steps_fault(
+        6, 1, "terminal n == 0 or 6 div (n - 2) > 9", "^" * 36, "step step step")
+
+
+def test_a_failing_move_judged_during_play(games):
+    # n starts at 1: take(1) ends the game, take(2) breaks the rule; judging take(1) looks at both.
+    (games / "careless.game").write_text(CARELESS.replace("= 3", "= 1"))
+    result = run("play", "careless.game", "--as", "both", input="take(1)\n")
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n") == CARELESS_FAULT.replace("{moves}", "take(2)")
+
+
+@pytest.mark.parametrize("command", [["solve"], ["explain"], ["tree"], ["perft", "-d", "3"]])
+def test_under_json_a_failing_rule_is_a_json_object_on_stdout(games, command):
+    result = run(command[0], "careless.game", *command[1:], "--json")
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    data = json.loads(result.stdout)
+    assert data["error"] == "runtime"
+    assert data["message"].splitlines()[0] == CARELESS_FAULT.splitlines()[0]
+    [diagnostic] = data["diagnostics"]
+    assert (diagnostic["line"], diagnostic["column"], diagnostic["message"]) == (
+        8, 24, "n would become -1, outside its range 0..3")
+    assert data["moves"][-1] == "take(2)"
+
+
+@pytest.mark.parametrize("args, code, kind, message", [
+    (["solve", "nosuch.game"], 2, "usage", "error: no game file 'nosuch.game' and no shipped game"),
+    (["solve", "stuck.game"], 1, "solver",
+     "error: a non-terminal state has no legal moves (after moves: take(1) take(1))"),
+    (["explain", "loop.game"], 1, "solver", "error: position repeats after moves: up up down"),
+    (["info", "nim", "--param", "heapz=[1]"], 2, "usage", "error: game 'nim' has no parameter"),
+    (["validate", "nosuch.game"], 2, "usage", "error: no game file 'nosuch.game'"),
+])
+def test_under_json_every_error_is_a_json_object(games, args, code, kind, message):
+    result = run(*args, "--json")
+    assert result.exit_code == code
+    data = json.loads(result.stdout)
+    assert data["error"] == kind
+    assert data["message"].startswith(message)
+
+
+def test_under_json_a_broken_game_file_lists_its_diagnostics(games):
+    (games / "broken.game").write_text("game broken\nplayers A max, B min\nutility zz\n")
+    result = run("solve", "broken.game", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["error"] == "game-file"
+    assert [(d["line"], d["message"]) for d in data["diagnostics"]] == [
+        (1, "the game declares no moves"), (3, "'zz' is not defined")]
+
+
+# ---- stuck, looping and deep games in explain and tree -------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["explain", "tree"])
+def test_a_position_without_moves_is_named_by_explain_and_tree(games, command):
+    result = run(command, "stuck.game")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: a non-terminal state has no legal moves "
+                             "(after moves: take(1) take(1))\n")
+
+
+@pytest.mark.parametrize("command", ["explain", "tree"])
+def test_a_position_without_moves_below_a_chance_node(games, command):
+    result = run(command, "stuck_after_chance.game")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: a non-terminal state has no legal moves "
+                             "(after moves: roll tails)\n")
+
+
+@pytest.mark.parametrize("command", ["explain", "tree"])
+def test_a_repeating_game_is_named_by_explain_and_tree(games, command):
+    result = run(command, "loop.game")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: position repeats after moves: up up down "
+                             "(the search cannot prove values of games with cycles)\n")
+
+
+def test_explain_follows_a_game_1500_plies_deep(games):
+    result = run("explain", "deep.game", "--max-steps", "5000")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-2:] == ["value 1, best move step", "nothing was pruned"]
+    assert lines[-3] == "root = 1"
+    assert lines[1499] == " " * 2 * 1498 + "step (MAX)  α=-∞ β=+∞"
+
+
+def test_tree_of_a_game_1500_plies_deep(games):
+    text = run("tree", "deep.game")
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines()[-1] == (
+        "(1,300 searched nodes below depth 200 are not shown; --depth N shows more levels)")
+    dot = run("tree", "deep.game", "--format", "dot")
+    assert dot.exit_code == 0, dot.output
+    assert dot.stdout.count(" -> ") == 1500
+    assert pydot.graph_from_dot_data(dot.stdout)
+    data = json.loads(run("tree", "deep.game", "--json").stdout)
+    assert len(data["nodes"]) == 1501 and data["nodes"][-1]["parent"] == 1499
+
+
+def test_a_game_20000_plies_deep_is_recorded_without_recursion(games):
+    result = run("tree", "deep.game", "--param", "length=20000", "--max-nodes", "30000",
+                 "--depth", "3")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "(19,997 searched nodes below depth 3 are not shown)"
+
+
+# ---- output files and closed input ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target, message", [
+    ("/nonexistent/x.txt", "error: cannot write /nonexistent/x.txt: there is no folder /nonexistent"),
+    ("/tmp", "error: cannot write /tmp: it is a folder; give a file name, as in -o /tmp/tree.txt"),
+])
+def test_tree_to_a_file_it_cannot_write(target, message):
+    result = run("tree", "aima_fig5_2", "-o", target)
+    assert result.exit_code == 2
+    assert result.stderr == message + "\n"
+
+
+def test_tree_to_a_read_only_file(tmp_path):
+    target = tmp_path / "t.txt"
+    target.write_text("")
+    target.chmod(0o444)
+    result = run("tree", "aima_fig5_2", "-o", str(target))
+    if result.exit_code == 0:  # root may write anything
+        pytest.skip("running as a user who may write read-only files")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: cannot write {target}: Permission denied\n"
+
+
+# ---- choices, names and the version --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command, option, listed", [
+    ("solve", "--algorithm", "auto|minimax|alphabeta|expectiminimax"),
+    ("explain", "--algorithm", "minimax|alphabeta|expectiminimax"),
+    ("tree", "--format", "text|dot|svg|png"),
+    ("play", "--chance", "auto|manual"),
+    ("play", "--as", "MAX|MIN|both|none|PLAYER"),
+])
+def test_help_lists_the_choices(command, option, listed):
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    line = next(line for line in result.stdout.splitlines() if option in line)
+    assert listed in line
+
+
+def words(text: str) -> str:
+    """Text without the box Typer draws around it, on one line."""
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
+
+
+def test_a_choice_not_on_the_list_is_a_usage_error():
+    result = run("solve", "tictactoe", "--algorithm", "negamax")
+    assert result.exit_code == 2
+    assert ("Invalid value for '--algorithm' / '-a': Value error, 'negamax' is not one of "
+            "'auto', 'minimax', 'alphabeta', 'expectiminimax'.") in words(result.stderr)
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_the_version(flag):
+    from plies import __version__
+    result = run(flag)
+    assert (result.exit_code, result.stdout) == (0, f"plies {__version__}\n")
