@@ -2,22 +2,39 @@
 
 The session shows the position after every move, the legal moves numbered and by their text
 form, and after each of the human's moves what it was worth compared with the best move. Chance
-events are rolled with a seeded generator, or typed in (``chance="manual"``). ``undo``, ``hint``
-and ``quit`` work at any prompt. Input comes from any line source, so tests and scripts drive a
-game through standard input.
+events are rolled with a seeded generator, or typed in (``chance="manual"``). ``undo``, ``hint``,
+``help`` and ``quit`` work at any prompt. Input comes from any line source, so tests and scripts
+drive a game through standard input.
+
+A game that could go on for ever is stopped by two stated rules: when a position occurs for the
+third time (``REPETITIONS``), and after ``MAX_MOVES`` moves. A rule of the game that fails is
+reported as ``solve`` reports it: at its game-file line, with the moves from the start.
 """
 
 from __future__ import annotations
 
 import random
 import textwrap
+from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
+from plies.errors import GameRuntimeError
 from plies.interpreter.model import GameModel, IllegalMoveError, value_text
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
 SIDES = ("MAX", "MIN", "both", "none")
+REPETITIONS = 3
+"""A game stops when one position has occurred this many times."""
+MAX_MOVES = 10_000
+"""A game stops after this many moves (chance outcomes included)."""
+PROMPT = "move (number or text; hint, undo, help, quit)> "
+HELP = """\
+  a number or a move as listed (place(1,1)): play that move
+  hint: the move the solver would play, and what it is worth
+  undo: take back your last move (and the solver's reply)
+  quit: stop the game
+  help: this list"""
 
 
 class PlaySession:
@@ -37,23 +54,47 @@ class PlaySession:
         self.manual_chance = manual_chance
         self.write = write
         self.history: list[tuple[object, str, bool]] = []  # (state before, move text, by human)
+        self.seen: Counter = Counter()  # how often each position has occurred in this game
+        self.exit_code = 0  # what ``run`` returns when the game does not end: 1 if input ran out
 
     # -- the loop --
 
     def run(self, lines: Iterator[str] | None = None) -> int:
         """Play until the game ends, the input ends or someone quits; returns an exit code.
 
-        ``lines`` are the answers (from a pipe or a test); None reads the keyboard.
+        ``lines`` are the answers (from a pipe or a test); None reads the keyboard. The code
+        is 0 when the game ended (by its rules, by repetition or length) or a player quit, and
+        1 when the input ended first.
+
+        Raises:
+            GameRuntimeError: a rule of the game failed (at its line, with the moves played).
         """
+        try:
+            return self.play_out(lines)
+        except GameRuntimeError:
+            raise
+        except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
+            mapped = self.model.runtime_error(error, self.moves_played())
+            if mapped is None:
+                raise
+            raise mapped from None
+
+    def play_out(self, lines: Iterator[str] | None) -> int:
+        """The game loop of ``run``."""
         model = self.model
         state = model.initial_state()
         self.show(state)
         while not model.is_terminal(state):
+            self.seen[state] += 1
+            stop = self.stopping_rule(state)
+            if stop:
+                self.write(stop)
+                return 0
             role = model.to_move(state)
             if role == CHANCE:
                 state = self.chance_step(state, lines)
                 if state is None:
-                    return 0
+                    return self.exit_code
                 continue
             if role not in self.humans:
                 move = self.solver_move(state)
@@ -65,24 +106,45 @@ class PlaySession:
                 continue
             state = self.human_step(state, role, lines)
             if state is None:
-                return 0
+                return self.exit_code
         self.write(self.final_words(state))
         return 0
+
+    def stopping_rule(self, state) -> str | None:
+        """Why the game stops at ``state`` though it is not over, or None."""
+        if self.seen[state] >= REPETITIONS:
+            reason = (f"the position has occurred {REPETITIONS} times (after "
+                      f"{self.history[-1][1]}): plies play stops a game at the third repetition")
+        elif len(self.history) >= MAX_MOVES:
+            reason = f"{MAX_MOVES:,} moves were played: plies play stops a game there"
+        else:
+            return None
+        endless = getattr(self.model, "endless_value", None)
+        if endless is None:
+            return f"game stopped: {reason}; the game declares no value for endless play"
+        return (f"game stopped: {reason}; endless play is worth {value_text(endless)} "
+                f"({self.model.meaning(endless, terminal=True)})")
+
+    def moves_played(self) -> list[str]:
+        """The moves (and chance outcomes) from the start, as text."""
+        return [text for _, text, _ in self.history]
 
     def human_step(self, state, role, lines):
         model = self.model
         moves = list(model.actions(state))
-        self.write(f"{model.player_name(role)} to move. Legal moves:")
+        self.write("legal moves:")  # the position just shown says whose move it is
         listed = "  ".join(f"{i})\xa0{m}" for i, m in enumerate(moves, start=1))  # keep "7) x" whole
         self.write(textwrap.fill(listed, width=78, initial_indent="  ", subsequent_indent="  ",
                                  break_on_hyphens=False).replace("\xa0", " "))
         while True:
-            text = self.answer("move (number or text; hint, undo, quit)> ", lines)
+            text = self.answer(PROMPT, lines)
             if text is None:
                 return None
+            if text == "help":
+                self.write(HELP)
+                continue
             if text == "hint":
-                best = self.solver_move(state)
-                self.write(f"hint: {best}{self.outlook(state, role, best)}")
+                self.write(self.hint(state, role))
                 continue
             if text == "undo":
                 undone = self.undo()
@@ -93,8 +155,7 @@ class PlaySession:
                 return undone
             move = self.pick(moves, text)
             if move is None:
-                self.write(f"'{text}' is not a legal move here; the legal moves are: "
-                           + " ".join(str(m) for m in moves))
+                self.write(_refusal(text, moves, "legal move"))
                 continue
             self.write(self.judge(state, role, moves, move))
             self.history.append((state, str(move), True))
@@ -114,7 +175,7 @@ class PlaySession:
                 picked = self.pick([o for o, _ in outcomes], text)
                 if picked is not None:
                     break
-                self.write(f"'{text}' is not an outcome here")
+                self.write(_refusal(text, [o for o, _ in outcomes], "outcome"))
         else:
             picked = self.roll(outcomes)
         self.write(f"chance: {picked}")
@@ -135,14 +196,18 @@ class PlaySession:
 
     # -- the solver's view --
 
-    def search(self, state, seconds: float):
+    def search(self, state, seconds: float, moves: tuple[str, ...] = ()):
         """The solver's verdict on ``state``: exact when it can finish, else an estimate.
 
         It deepens iteratively, so when the time runs out it has the estimate of the deepest
         search it completed.
         """
-        return self.model.solve("auto", state=state, depth=self.depth, timeout=seconds,
-                                deepen=True)
+        try:
+            return self.model.solve("auto", state=state, moves=list(moves), depth=self.depth,
+                                    timeout=seconds, deepen=True)
+        except GameRuntimeError as error:  # its moves start at ``state``: say those before it
+            raise GameRuntimeError(error.diagnostic, self.moves_played() + error.moves,
+                                   error.source) from None
 
     def solver_move(self, state):
         judged = self.oracle(state) if self.oracle is not None else None
@@ -150,6 +215,23 @@ class PlaySession:
             return judged[0][0]
         move = self.search(state, self.think).best_move
         return move if move is not None else self.model.actions(state)[0]
+
+    def hint(self, state, role) -> str:
+        """The move the solver would play here, and what it is worth."""
+        judged = self.oracle(state) if self.oracle is not None else None
+        if judged:  # the strong solution's best move, with how the game then goes
+            best, value, _ = judged[0]
+            words = self.outlook(state, role, best).strip(" ()")
+            return f"hint: {best} (worth {value_text(value)}{': ' + words if words else ''})"
+        result = self.search(state, self.think)
+        best = result.best_move if result.best_move is not None else self.model.actions(state)[0]
+        if result.value is None:
+            return f"hint: {best} (no time to value it: --think S gives the solver more)"
+        if result.proved:
+            return (f"hint: {best} (worth {value_text(result.value)}: "
+                    f"{self.model.meaning(result.value)})")
+        return (f"hint: {best} (about {value_text(result.value)}: an estimate from a search "
+                f"{result.depth or 0} plies deep)")
 
     def outlook(self, state, role, move) -> str:
         """" (wins in 3)" for a move the strong solution knows, else ""."""
@@ -189,7 +271,7 @@ class PlaySession:
         if judged:
             return self.judge_exactly(role, judged, chosen)
         model = self.model
-        results = {m: self.search(model.result(state, m), self.think / len(moves)) for m in moves}
+        results = {m: self.search(state, self.think / len(moves), (str(m),)) for m in moves}
         if any(r.value is None for r in results.values()):
             return f"{chosen}: no time to judge it (--think S gives the solver more)"
         values = {m: r.value for m, r in results.items()}
@@ -218,6 +300,8 @@ class PlaySession:
         while self.history:
             state, _, by_human = self.history.pop()
             if by_human:
+                # The positions taken back no longer count as seen; the loop counts ``state``.
+                self.seen = Counter(before for before, _, _ in self.history)
                 return state
         return None
 
@@ -239,6 +323,7 @@ class PlaySession:
         text = self.ask(prompt, lines)
         if text is None:
             self.write("the input ended before the game did")
+            self.exit_code = 1
         elif text == "quit":
             self.write("game abandoned")
             return None
@@ -264,6 +349,17 @@ class PlaySession:
     def final_words(self, state) -> str:
         value = self.model.utility(state)
         return f"game over: {self.model.meaning(value, terminal=True)} (utility {value_text(value)})"
+
+
+def _refusal(text: str, options: list, what: str) -> str:
+    """Why ``text`` does not pick one of ``options`` (legal moves or chance outcomes)."""
+    if text.isdigit():
+        count = len(options)
+        return (f"{text} is out of range: there {'is' if count == 1 else 'are'} {count} "
+                f"{what}{'s' * (count != 1)}, numbered 1 to {count}")
+    listed = " ".join(str(option) for option in options)
+    article = "an" if what[0] in "aeiou" else "a"
+    return f"'{text}' is not {article} {what} here; the {what}s are: {listed}"
 
 
 def _as_good(others: list[str]) -> str:

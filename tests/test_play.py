@@ -18,7 +18,7 @@ def test_a_whole_game_against_the_solver_ends_with_the_result():
                   moves="place(1,1)\nplace(0,2)\nplace(1,0)\nplace(2,1)\nplace(2,2)\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "move (number or text; hint, undo, quit)> place(1,1)" in out
+    assert "move (number or text; hint, undo, help, quit)> place(1,1)" in out
     assert "place(1,1) keeps the draw" in out
     assert "O (MIN) plays place(0,0)" in out
     assert out.rstrip().endswith("game over: draw (utility 0)")
@@ -35,7 +35,7 @@ def test_both_sides_human_and_a_win_shown_on_the_board():
 def test_a_losing_move_is_called_out():
     # After X takes a corner, the centre is O's only move that keeps the draw.
     result = play("tictactoe", "--as", "MIN", moves="place(0,1)\nquit\n")
-    assert "O (MIN) to move" in result.stdout
+    assert "O to move\nlegal moves:\n" in result.stdout
     assert ("place(0,1) gives away value: it is worth 1, but place(1,1) kept 0"
             in result.stdout)
     assert "game abandoned" in result.stdout
@@ -45,8 +45,8 @@ def test_illegal_input_hint_and_undo():
     result = play("tictactoe", moves="place(5,5)\nhint\nplace(0,0)\nundo\n5\nquit\n")
     out = result.stdout
     assert "'place(5,5)' is not a legal move here; the legal moves are: place(0,0)" in out
-    assert "hint: place(0,0)" in out
-    assert out.count("move (number or text; hint, undo, quit)> 5") == 1
+    assert "hint: place(0,0) (worth 0: draws in 9)" in out
+    assert out.count("move (number or text; hint, undo, help, quit)> 5") == 1
     assert "place(1,1) keeps the draw" in out
 
 
@@ -71,9 +71,17 @@ def test_watching_the_solver_play_itself():
 
 
 def test_bad_side_is_a_usage_error():
-    result = play("tictactoe", "--as", "X", moves="")
+    result = play("tictactoe", "--as", "Z", moves="")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: --as takes MAX, MIN, both, none; got 'X'"
+    assert result.stderr.strip() == ("error: --as takes MAX, MIN, both, none or a player's name "
+                                     "(X, O); got 'Z'")
+
+
+def test_a_side_may_be_named_by_its_player():
+    result = play("tictactoe", "--as", "O", moves="quit\n")
+    assert result.exit_code == 0
+    assert "X (MAX) plays place(0,0)" in result.stdout
+    assert "O to move\nlegal moves:\n" in result.stdout
 
 
 def test_a_game_too_big_to_solve_is_judged_by_estimates():
@@ -83,3 +91,111 @@ def test_a_game_too_big_to_solve_is_judged_by_estimates():
             "reach the end)") in result.stdout
     assert "\n  7) drop(6)\n" in result.stdout  # an item is never split across lines
     assert "yellow (MIN) plays drop(3)" in result.stdout
+
+
+def test_whose_move_it_is_is_said_once():
+    result = play("tictactoe", moves="quit\n")
+    assert result.stdout.splitlines()[5:8] == [
+        "X to move", "legal moves:",
+        "  1) place(0,0)  2) place(0,1)  3) place(0,2)  4) place(1,0)  5) place(1,1)"]
+    assert "X (MAX) to move" not in result.stdout
+
+
+def test_a_number_past_the_last_move_is_out_of_range():
+    result = play("tictactoe", moves="10\n0\nquit\n")
+    assert "10 is out of range: there are 9 legal moves, numbered 1 to 9" in result.stdout
+    assert "0 is out of range: there are 9 legal moves, numbered 1 to 9" in result.stdout
+    manual = play("piglet", "--param", "flips=2", "--as", "both", "--chance", "manual",
+                  moves="flip\n3\nquit\n")
+    assert "3 is out of range: there are 2 outcomes, numbered 1 to 2" in manual.stdout
+
+
+def test_help_is_a_command():
+    result = play("tictactoe", moves="help\nquit\n")
+    assert result.exit_code == 0
+    assert ("move (number or text; hint, undo, help, quit)> help\n"
+            "  a number or a move as listed (place(1,1)): play that move\n"
+            "  hint: the move the solver would play, and what it is worth\n"
+            "  undo: take back your last move (and the solver's reply)\n"
+            "  quit: stop the game\n"
+            "  help: this list\n") in result.stdout
+
+
+def test_a_hint_gives_the_value():
+    # connect4 with --depth: no strong solution, so the hint comes from a search.
+    result = play("connect4", "--param", "width=4", "--param", "height=4", "--depth", "2",
+                  moves="hint\nquit\n")
+    assert "hint: drop(1) (about 0: an estimate from a search 2 plies deep)" in result.stdout
+    exact = play("aima_fig5_2", moves="hint\nquit\n")
+    assert "hint: a1 (worth 3)" in exact.stdout
+
+
+def test_input_that_ends_mid_game_is_an_error_exit():
+    result = play("tictactoe", moves="place(1,1)\n")
+    assert result.exit_code == 1
+    assert result.stdout.rstrip().endswith("the input ended before the game did")
+    assert play("tictactoe", moves="quit\n").exit_code == 0
+
+
+def test_closed_standard_input_ends_the_game_with_a_message():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", "from plies.cli import app; app()", "play",
+                           "tictactoe"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, close_fds=True)
+    assert done.returncode == 1
+    assert done.stdout.rstrip().endswith("the input ended before the game did")
+    closed = subprocess.run(
+        [sys.executable, "-c", "import os, sys; os.close(0); sys.stdin = None; "
+                               "sys.argv = ['plies', 'play', 'tictactoe']; "
+                               "from plies.cli import app; app()"],
+        capture_output=True, text=True, timeout=60)
+    assert closed.returncode == 1, closed.stderr
+    assert closed.stderr == ""
+    assert closed.stdout.rstrip().endswith("the input ended before the game did")
+
+
+LOOP = """game loop
+players A max, B min
+state
+  n: int = 0
+move up when n < 2 { n += 1 }
+move down when n > 0 { n -= 1 }
+terminal false
+utility 0
+"""
+
+
+def test_a_looping_game_watched_stops_at_the_third_repetition(tmp_path):
+    path = tmp_path / "loop.game"
+    path.write_text(LOOP)
+    result = play(str(path), "--as", "none", "--think", "0.05", moves="")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().splitlines()[-1] == (
+        "game stopped: the position has occurred 3 times (after down): plies play stops a game "
+        "at the third repetition; the game declares no value for endless play")
+    path.write_text(LOOP.replace("utility 0", "utility 0\nendless 0"))
+    result = play(str(path), "--as", "both", moves="up\ndown\nup\ndown\n")
+    assert result.stdout.rstrip().splitlines()[-1] == (
+        "game stopped: the position has occurred 3 times (after down): plies play stops a game "
+        "at the third repetition; endless play is worth 0 (draw)")
+
+
+def test_undone_positions_do_not_count_as_repeated(tmp_path):
+    path = tmp_path / "loop.game"
+    path.write_text(LOOP)
+    result = play(str(path), "--as", "both", moves="up\nundo\nup\nundo\nup\nundo\nquit\n")
+    assert result.exit_code == 0
+    assert "game stopped" not in result.stdout
+
+
+def test_a_game_stops_after_the_move_limit(tmp_path, monkeypatch):
+    import plies.play
+    monkeypatch.setattr(plies.play, "MAX_MOVES", 6)
+    path = tmp_path / "count.game"
+    path.write_text(LOOP.replace("n < 2 { n += 1 }", "true { n += 1 }"))
+    result = play(str(path), "--as", "none", "--depth", "1", moves="")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().splitlines()[-1] == (
+        "game stopped: 6 moves were played: plies play stops a game there; the game declares "
+        "no value for endless play")

@@ -279,7 +279,7 @@ def test_play_hurries_to_win_and_holds_out_when_losing():
         "X (MAX) plays place(0,0) (draws in 9)",
         "X (MAX) plays place(1,0) (wins in 5)",
         "X (MAX) plays place(2,0) (wins in 1)"]
-    assert "hint: place(2,0) (loses in 4 at best)" in out  # holding out: block the column
+    assert "hint: place(2,0) (worth 1: loses in 4 at best)" in out  # holding out: block the column
     assert ("place(2,2) keeps the result: X (MAX) wins: loses in 2 at best, but place(2,0) "
             "loses in 4 at best") in out
 
