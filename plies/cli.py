@@ -213,6 +213,7 @@ def _result_json(model, solved, moves) -> dict:
         "seconds": round(result.seconds, 6), "stopped": result.stopped,
         "nodes_per_second": round(result.nodes / result.seconds) if result.seconds else None,
     }
+    line, repeated = _best_play(model, result, moves)
     return {
         "game": model.name,
         "params": {k: _json_value(v) for k, v in model.params.items()},
@@ -223,7 +224,8 @@ def _result_json(model, solved, moves) -> dict:
         "error_bound": solved.error_bound,
         "meaning": model.meaning(value) if solved.error_bound else _meaning(model, result),
         "best_move": None if result.best_move is None else str(result.best_move),
-        "principal_variation": [str(m) for m in result.principal_variation],
+        "principal_variation": line,
+        "principal_variation_repeats": repeated is not None,
         "remoteness": solved.remoteness,
         "outlook": solved.outlook or None,
         "proved": result.proved,
@@ -232,6 +234,25 @@ def _result_json(model, solved, moves) -> dict:
         "seconds": round(result.seconds, 6),
         "stats": stats,
     }
+
+
+def _best_play(model, result, moves) -> tuple[list[str], int | None]:
+    """The line of best play up to the first position that repeats an earlier one on it.
+
+    A search stopped by a limit on a game with cycles can return a line that goes round the
+    cycle hundreds of times. Returns the moves (text) and, when the line was cut, how many of
+    them lead to the position it returned to (0: the start), else None.
+    """
+    state = model.play_all(moves)
+    seen = {state: 0}
+    line = []
+    for move in result.principal_variation:
+        state = model.result(state, move)
+        line.append(str(move))
+        if state in seen:
+            return line, seen[state]
+        seen[state] = len(line)
+    return line, None
 
 
 def _meaning(model, result) -> str:
@@ -265,8 +286,12 @@ def _result_text(model, solved, moves) -> str:
     lines.append(f"remoteness {remoteness_line(model, solved)}")
     if result.best_move is not None:
         lines.append(f"best move  {result.best_move}")
-    if result.principal_variation:
-        lines.append(f"best play  {' '.join(str(m) for m in result.principal_variation)}")
+    line, repeated = _best_play(model, result, moves)
+    if line:
+        back = "the starting position" if repeated == 0 else \
+            f"the position after {' '.join(line[:repeated])}"
+        again = f"  (back to {back}: play would repeat from here)" if repeated is not None else ""
+        lines.append(f"best play  {' '.join(line)}{again}")
     if solved.strong:
         status = strong_status(solved)
     elif result.proved:

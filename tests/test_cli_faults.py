@@ -330,3 +330,30 @@ def test_the_version(flag):
     from plies import __version__
     result = run(flag)
     assert (result.exit_code, result.stdout) == (0, f"plies {__version__}\n")
+
+
+# ---- looping games under limits ------------------------------------------------------------------
+
+
+def test_a_best_play_line_stops_where_the_position_repeats(games):
+    result = run("solve", "loop.game", "--depth", "6")
+    assert result.exit_code == 0, result.output
+    assert "best play  up up down  (back to the position after up: play would repeat from " \
+           "here)\n" in result.stdout
+    data = json.loads(run("solve", "loop.game", "--depth", "6", "--json").stdout)
+    assert (data["principal_variation"], data["principal_variation_repeats"]) == (
+        ["up", "up", "down"], True)
+    whole = json.loads(run("solve", "tictactoe", "--json").stdout)
+    assert len(whole["principal_variation"]) == 9
+    assert whole["principal_variation_repeats"] is False
+
+
+@pytest.mark.parametrize("limit", [["--timeout", "0.3"], ["--max-nodes", "1000"],
+                                   ["--depth", "40"]])
+def test_no_limit_makes_a_looping_game_print_the_cycle_over_and_over(games, limit):
+    result = run("solve", "loop.game", *limit)
+    assert result.exit_code in (0, 1)
+    assert "Traceback" not in result.output
+    for line in result.stdout.splitlines():
+        if line.startswith("best play"):
+            assert len(line.split("(")[0].split()) <= 2 + 3, line
