@@ -294,7 +294,12 @@ def _analyze_by_search(model, played, state, started, limit) -> Analysis:
         pairs = [(m, None, child) for m, child in model.successors(state)]
     judged = []
     for move, probability, child in pairs:
-        result = model.solve("auto", state=child)
+        try:
+            result = model.solve("auto", state=child)
+        except RepeatedPositionError:
+            raise SolverError(f"the game has more than {limit:,} positions from here and its "
+                              "positions repeat, so its moves cannot be searched one by one; "
+                              "raise --max-positions") from None
         judged.append((move, probability, result.value))
     if role == CHANCE:
         value = sum(p * v for _, p, v in judged)

@@ -172,7 +172,7 @@ def solve(
         return
     model = _loaded_at(game, params, moves)
     if strong:
-        _strong_solve(model, moves, db, as_json)
+        _strong_solve(model, moves, db, as_json, max_nodes)
         return
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
     solved = solve_game(model, moves, algorithm, progress=progress, **options)
@@ -371,8 +371,11 @@ def query(
         if output is None:
             stored.export(sys.stdout, export)
             return
-        with open(output, "w", encoding="utf-8", newline="") as out:
-            count = stored.export(out, export)
+        try:
+            with open(output, "w", encoding="utf-8", newline="") as out:
+                count = stored.export(out, export)
+        except OSError as error:
+            raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
         typer.echo(f"wrote {output}: {count:,} positions")
         return
     analysis = stored.analysis(from_moves.split() if from_moves else [])
@@ -411,10 +414,14 @@ def _sweep_table(game, params, ranges, moves, algorithm, options, as_json) -> No
         typer.echo(sweep_table(rows, list(ranges)))
 
 
-def _strong_solve(model, moves, db, as_json) -> None:
-    """Solve every position reachable from the start (or --from); store them with --db."""
+def _strong_solve(model, moves, db, as_json, max_positions=None) -> None:
+    """Solve every position reachable from the start (or --from); store them with --db.
+
+    ``--max-nodes`` caps the positions.
+    """
     from plies import database
     from plies.analysis import game_errors, strong_summary, strong_text
+    from plies.solvers.graph import TooManyPositionsError
     from plies.solvers.strong import strong_solve
     show = sys.stderr.isatty() and not as_json
 
@@ -423,8 +430,14 @@ def _strong_solve(model, moves, db, as_json) -> None:
             sys.stderr.write(f"\r\033[Kexploring: {found:,} positions")
             sys.stderr.flush()
 
-    with game_errors(model, moves):
-        solution = strong_solve(model, model.play_all(moves), progress=progress)
+    if db is not None:
+        database.check_writable(db)
+    try:
+        with game_errors(model, moves):
+            solution = strong_solve(model, model.play_all(moves), max_positions=max_positions,
+                                    progress=progress)
+    except TooManyPositionsError as error:
+        raise solvers.SolverError(f"{error}; --max-nodes N allows more") from None
     if show:
         sys.stderr.write("\r\033[K")
     written = database.write(db, model, solution, moves) if db is not None else None

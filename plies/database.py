@@ -109,6 +109,11 @@ CREATE TABLE moves (
 """
 
 
+GAME_COLUMNS = [line.split()[0] for line in SCHEMA.split("CREATE TABLE game (")[1]
+                .split(");")[0].strip().splitlines()]
+"""The columns of the game table, as SCHEMA declares them."""
+
+
 class DatabaseError(PliesError):
     """A file that is not a plies database, or one that does not fit the game."""
 
@@ -212,6 +217,20 @@ class Written:
     seconds: float
 
 
+def check_writable(path: str | Path, option: str = "--db") -> None:
+    """Refuse a file that cannot be written, before the work of filling it.
+
+    Raises:
+        UsageError: the path is a folder, or its folder does not exist.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a folder; give a file name, as in "
+                         f"{option} {path / 'game.sqlite'}")
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot write {path}: there is no folder {path.parent}")
+
+
 def write(path: str | Path, model, solution: StrongSolution,
           start_moves: list[str] | None = None) -> Written:
     """Store a strong solution in a new SQLite file at ``path`` (replacing any file there).
@@ -222,6 +241,7 @@ def write(path: str | Path, model, solution: StrongSolution,
     write never leaves a half-written database behind.
     """
     started = time.perf_counter()
+    check_writable(path)
     path = Path(path)
     temporary = path.with_name(path.name + ".partial")
     if temporary.exists():
@@ -247,7 +267,11 @@ def write(path: str | Path, model, solution: StrongSolution,
         temporary.unlink(missing_ok=True)
         raise
     connection.close()
-    os.replace(temporary, path)
+    try:
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     return Written(path, solution.positions, move_count, path.stat().st_size,
                    time.perf_counter() - started)
 
@@ -372,6 +396,10 @@ class SolutionDatabase:
         if self.info.get("schema_version") != SCHEMA_VERSION:
             raise DatabaseError(f"{path} has schema version {self.info.get('schema_version')}; "
                                 f"this plies reads version {SCHEMA_VERSION}")
+        missing = [c for c in GAME_COLUMNS if c not in self.info]
+        if missing:
+            raise DatabaseError(f"{path} is not a plies database of schema version "
+                                f"{SCHEMA_VERSION}: its game table has no {', '.join(missing)}")
         self.game = StoredGame(self.info)
         self.params = self.game.params
         self.start_moves = self.info["start_moves"].split()

@@ -296,6 +296,33 @@ def test_strong_morris_and_piglet_databases(tmp_path):
         [("heads", "1/2"), ("tails", "1/2")]
 
 
+def test_bad_database_paths_and_limits_are_refused(tmp_path):
+    result = run("solve", "--strong", "tictactoe", "--db", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"error: cannot write {tmp_path}: it is a folder; give a "
+                                     f"file name, as in --db {tmp_path / 'game.sqlite'}")
+    result = run("solve", "--strong", "tictactoe", "--db", str(tmp_path / "no" / "t.sqlite"))
+    assert result.exit_code == 2
+    assert "there is no folder" in result.stderr
+    result = run("solve", "--strong", "connect4", "--max-nodes", "1000")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: the game has more than 1,000 positions; "
+                                     "--max-nodes N allows more")
+    result = run("analyze", "morris3", "--max-positions", "10")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: the game has more than 10 positions from here and its positions repeat, so its "
+        "moves cannot be searched one by one; raise --max-positions")
+    stale = tmp_path / "old.sqlite"
+    with sqlite3.connect(stale) as db:
+        db.execute("CREATE TABLE game (game TEXT, schema_version INTEGER)")
+        db.execute("INSERT INTO game VALUES ('tictactoe', 1)")
+    result = run("query", str(stale))
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith(f"error: {stale} is not a plies database of schema "
+                                            "version 1: its game table has no file, params")
+
+
 def test_db_needs_strong():
     result = run("solve", "tictactoe", "--db", "x.sqlite")
     assert result.exit_code == 2
