@@ -229,7 +229,7 @@ def analyze(model: GameModel, played: list[str] | None = None, *,
 def analysis_text(analysis: Analysis) -> str:
     """An analysis for people: the position, its verdict, then every move, best first."""
     model = analysis.model
-    params = ", ".join(f"{k}={v}" for k, v in _json_params(model).items())
+    params = _params_text(getattr(model, "params", {}))
     lines = [f"game       {model.name}" + (f" ({params})" if params else "")]
     if analysis.played:
         lines.append(f"from       {' '.join(analysis.played)}")
@@ -241,7 +241,7 @@ def analysis_text(analysis: Analysis) -> str:
         lines.append(f"remoteness {analysis.remoteness}")
     how = analysis.method
     if analysis.positions is not None:
-        how = f"{analysis.positions:,} positions by {how}"
+        how = f"{analysis.positions:,} position{'s' * (analysis.positions != 1)} by {how}"
     if analysis.source is not None:
         lines.append(f"solved     {how}; read from {analysis.source}")
     else:
@@ -340,6 +340,18 @@ def json_param(value):
     if isinstance(value, tuple):
         return [json_param(v) for v in value]
     return show_value(value)
+
+
+def _params_text(params: dict) -> str:
+    """Parameters as the language writes them: ``heaps=[1, 2], misere=false``."""
+    from plies.interpreter.loader import show_value
+
+    def shown(value):
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(shown(v) for v in value) + "]"
+        return "true" if value is True else "false" if value is False else \
+            value if isinstance(value, str) else show_value(value)
+    return ", ".join(f"{name}={shown(value)}" for name, value in params.items())
 
 
 def _json_params(model) -> dict:
@@ -619,7 +631,7 @@ def strong_summary(model, played: list[str], solution: StrongSolution, written) 
 def strong_text(summary: dict) -> str:
     """``plies solve --strong`` for people."""
     value = summary["value_exact"] or f"{summary['value']:.6g}"
-    params = ", ".join(f"{k}={v}" for k, v in summary["params"].items())
+    params = _params_text(summary["params"])
     lines = [("game", summary["game"] + (f" ({params})" if params else ""))]
     if summary["from"]:
         lines.append(("from", " ".join(summary["from"])))

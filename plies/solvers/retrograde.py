@@ -3,9 +3,10 @@
 The solver works backwards from the end, on the position graph (``graph.py``):
 
 1. **Backward induction.** A position is settled once all its children are: its value is the
-   most (MAX) or least (MIN) of theirs. Terminal positions are settled from the start, so in a
-   game without cycles this settles everything, each position's remoteness with it
-   (``remoteness.py``).
+   most (MAX) or least (MIN) of theirs. In a game without cycles every position can be taken
+   after all its children (``PositionGraph.children_first``), so one pass settles everything,
+   each position's remoteness with it (``backward_induction``). With cycles, the positions
+   that do not lead into one are settled from the terminal positions back (``settle``).
 2. **Cycles.** Positions on or above a cycle are never settled that way. Their values are
    found one threshold at a time: for each value ``t`` a position can have (a terminal
    utility, a value settled in step 1, or the endless value), the positions from which MAX can
