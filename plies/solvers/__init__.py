@@ -13,6 +13,11 @@ textbook algorithms), ``search.py`` (``auto``: alpha-beta and Star1 with a bound
 iterative deepening under a depth limit), ``table.py``, ``limits.py`` (node/time limits,
 progress), ``trace.py`` (where in the game an exception happened), ``result.py`` and
 ``errors.py``.
+
+Strong solutions (every reachable position's value and remoteness): ``strong.py``
+(``strong_solve``), ``graph.py`` (the positions, found once each), ``retrograde.py`` (games
+without chance, cycles allowed), ``policy.py`` (games with chance and cycles: policy iteration,
+or value iteration with an error bound) and ``remoteness.py``.
 """
 
 from .errors import (
