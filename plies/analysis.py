@@ -682,8 +682,7 @@ def play_oracle(model: GameModel, db: str | None = None, depth: int | None = Non
     if depth is not None:
         return None
     try:
-        with game_errors(model, []):
-            solution = strong_solve(model, max_positions=PLAY_POSITIONS)
-    except SolverError:  # too big, or a game the strong solvers refuse: search instead
-        return None
+        solution = strong_solve(model, max_positions=PLAY_POSITIONS)
+    except SolverError:  # too big, refused, or its rules fail somewhere: the search reports
+        return None      # a failure when play meets it
     return solution_oracle(solution)
