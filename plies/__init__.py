@@ -8,8 +8,9 @@
 
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
 from plies.interpreter.loader import load, load_source, validate_source
+from plies.treeview import search_tree as tree
 
 __version__ = "0.1.0"
 
-__all__ = ["load", "load_source", "validate_source", "PliesError", "GameFileError",
+__all__ = ["load", "load_source", "validate_source", "tree", "PliesError", "GameFileError",
            "GameRuntimeError", "UsageError", "__version__"]

@@ -8,6 +8,10 @@ the tree is cut, with a note of what was left out.
 
 from __future__ import annotations
 
+import html
+import shutil
+import subprocess
+
 from plies.interpreter.model import GameModel, value_text
 from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.recording import RecordedSearch, SearchNode
@@ -200,3 +204,79 @@ def dot_tree(model: GameModel, search: RecordedSearch, depth: int | None = None)
         out.append(f"  // {hidden} searched nodes below depth {depth} are not shown")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+class SearchTree:
+    """A recorded search as a tree: ``str()`` draws it as text; Jupyter shows it as a picture.
+
+    In a notebook the tree is drawn as SVG when Graphviz's ``dot`` is installed, else as the
+    text tree. ``text()``, ``dot()`` and ``svg()`` give each form.
+    """
+
+    def __init__(self, model: GameModel, search: RecordedSearch, depth: int | None = None):
+        self.model = model
+        self.search = search
+        self.depth = depth
+        self._svg: str | None = None
+
+    @property
+    def value(self):
+        """The backed-up value of the root (None when the recording was cut short)."""
+        return self.search.root.value if self.search.complete else None
+
+    def text(self) -> str:
+        """The tree drawn with box characters, as ``plies tree`` prints it."""
+        return "\n".join(text_tree(self.model, self.search, self.depth))
+
+    def dot(self) -> str:
+        """Graphviz DOT source, as ``plies tree --format dot`` prints it."""
+        return dot_tree(self.model, self.search, self.depth)
+
+    def svg(self) -> str | None:
+        """The tree drawn by Graphviz as SVG, or None when ``dot`` is not installed."""
+        if self._svg is None:
+            dot = shutil.which("dot")
+            if dot is None:
+                return None
+            done = subprocess.run([dot, "-Tsvg"], input=self.dot().encode(), capture_output=True,
+                                  check=False)
+            if done.returncode != 0:
+                return None
+            self._svg = done.stdout.decode()
+        return self._svg
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_svg_(self) -> str | None:
+        return self.svg()
+
+    def _repr_html_(self) -> str | None:
+        if self.svg() is not None:
+            return None  # Jupyter then shows the SVG
+        return f"<pre>{html.escape(self.text())}</pre>"
+
+
+def search_tree(model: GameModel, algorithm: str | None = None, *, moves: list[str] = (),
+                depth: int | None = None, max_nodes: int = 20_000) -> SearchTree:
+    """The search of ``model`` from the position after ``moves``, as a tree to look at.
+
+    Args:
+        model: A loaded game.
+        algorithm: minimax, alphabeta or expectiminimax (default: alphabeta, or
+            expectiminimax for a game with chance).
+        moves: Moves (text) from the start to the position to search.
+        depth: Show the tree down to this many plies.
+        max_nodes: Record at most this many nodes.
+
+    Example:
+        >>> import plies
+        >>> print(plies.tree(plies.load("aima_fig5_2")).text().splitlines()[1])
+        ├─ ▼ a1 B = 3 ★
+    """
+    from plies.explain import recorded
+    moves = list(moves)
+    algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
+    search = recorded(model, algorithm, state=model.play_all(moves), before=moves,
+                      max_nodes=max_nodes)
+    return SearchTree(model, search, depth)

@@ -130,3 +130,29 @@ def test_list_parameters_may_be_python_lists_or_tuples(heaps):
     game = plies.load("nim", heaps=heaps)
     assert game.params["heaps"] == (1, 2, 3)
     assert game.solve().value == -1
+
+
+def test_results_games_and_trees_show_themselves_in_jupyter(monkeypatch):
+    import shutil
+    result = plies.load("piglet").solve()
+    table = result._repr_html_()
+    assert table.startswith("<table>") and "37/256 ≈ 0.1445" in table and ">flip<" in table
+    game = plies.load("nim", heaps=[1, 2])._repr_html_()
+    assert "heaps = [1, 2], misere = false" in game
+    assert game.endswith("<pre>heap: [1, 2]\nfirst to move</pre>")
+    tree = plies.tree(plies.load("aima_fig5_2"))
+    assert str(tree).splitlines()[:2] == ["▲ A = 3", "├─ ▼ a1 B = 3 ★"]
+    assert tree.value == 3
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no Graphviz: the text tree
+    assert tree._repr_svg_() is None
+    assert tree._repr_html_().startswith("<pre>▲ A = 3\n├─ ▼ a1 B = 3 ★")
+    assert plies.tree(plies.load("tictactoe"), moves=["place(0,0)"], depth=1).text().endswith(
+        "searched nodes below depth 1 are not shown)")
+
+
+def test_a_tree_is_drawn_as_svg_where_graphviz_is_installed():
+    import shutil
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed")
+    tree = plies.tree(plies.load("aima_fig5_2"))
+    assert "<svg" in tree._repr_svg_() and tree._repr_html_() is None

@@ -6,6 +6,7 @@ generated function directly, with no method binding), so solvers pay nothing for
 
 from __future__ import annotations
 
+import html
 import re
 from fractions import Fraction
 
@@ -161,6 +162,22 @@ class GameModel:
         """A plain-text picture of a state (grids as boards)."""
         from plies.interpreter.render import render_state
         return render_state(self, state)
+
+    def _repr_html_(self) -> str:
+        """The game in a Jupyter notebook: players, parameters, moves, the starting position."""
+        from plies.interpreter.loader import show_value
+        players = self.checked.players
+        rows = [("game", f"{self.name} ({self.filename})"),
+                ("players", ", ".join(f"{n} ({r.upper()})" for n, r in players)
+                 + f"; {players[0][0]} moves first" if players else ""),
+                ("parameters", ", ".join(f"{n} = {show_value(v)}" for n, v in self.params.items())),
+                ("moves", ", ".join(dict.fromkeys(m.decl.name for m in self.checked.moves))),
+                ("chance", "yes" if self.has_chance else "no")]
+        cells = "".join(f"<tr><th style='text-align:left'>{name}</th>"
+                        f"<td style='text-align:left'>{html.escape(shown)}</td></tr>"
+                        for name, shown in rows if shown)
+        start = html.escape(self.render(self.initial_state()))
+        return f"<table>{cells}</table><pre>{start}</pre>"
 
     # -- solving --
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -82,6 +83,21 @@ class SearchResult:
     def value_float(self) -> float | None:
         """The value as a float (None when unknown)."""
         return None if self.value is None else float(self.value)
+
+    def _repr_html_(self) -> str:
+        """The result as a table, for Jupyter notebooks."""
+        value = "unknown" if self.value is None else str(self.value)
+        if isinstance(self.value, Fraction):
+            value += f" ≈ {float(self.value):.4f}"
+        status = "proved" if self.proved else f"not proved ({self.stopped or 'depth-limited'})"
+        rows = [("value", value), ("best move", self.best_move),
+                ("best play", " ".join(str(move) for move in self.principal_variation)),
+                ("status", status), ("algorithm", self.algorithm),
+                ("nodes", f"{self.nodes:,}"), ("time", f"{self.seconds:.3f} s")]
+        cells = "".join(f"<tr><th style='text-align:left'>{name}</th>"
+                        f"<td style='text-align:left'>{html.escape(str(shown))}</td></tr>"
+                        for name, shown in rows if shown not in (None, ""))
+        return f"<table>{cells}</table>"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form: the value as a number and as exact text, moves as text."""
