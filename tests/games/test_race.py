@@ -10,8 +10,7 @@ from .probe import probe
 
 
 @pytest.mark.parametrize("length, pieces, sides, budget", [
-    (3, 1, 2, 4), (3, 2, 2, 6), (4, 2, 2, 6), (4, 1, 3, 8), (5, 2, 3, 8),
-    pytest.param(6, 2, 3, 16, marks=pytest.mark.slow, id="default")])
+    (3, 1, 2, 4), (3, 2, 2, 6), (4, 2, 2, 6), (4, 1, 3, 8), (5, 2, 3, 8), (6, 2, 3, 16)])
 def test_values_agree_with_the_independent_expectiminimax(length, pieces, sides, budget):
     game = plies.load("race", length=length, pieces=pieces, sides=sides, budget=budget)
     result = game.solve()
