@@ -179,9 +179,9 @@ def solve(
     if progress is not None:
         sys.stderr.write("\r\033[K")
     if as_json:
-        typer.echo(json.dumps(_result_json(model, solved, moves), indent=2))
+        typer.echo(json.dumps(_result_json(model, solved, moves, depth), indent=2))
     else:
-        typer.echo(_result_text(model, solved, moves))
+        typer.echo(_result_text(model, solved, moves, depth))
 
 
 def _memory(text: str | None) -> int | None:
@@ -204,7 +204,7 @@ def _progress_line():
     return show
 
 
-def _result_json(model, solved, moves) -> dict:
+def _result_json(model, solved, moves, depth: int | None = None) -> dict:
     result = solved.result
     value = result.value
     stats = {
@@ -222,7 +222,9 @@ def _result_json(model, solved, moves) -> dict:
         "value": None if value is None else (value if isinstance(value, int) else float(value)),
         "value_exact": None if value is None or solved.error_bound else value_text(value),
         "error_bound": solved.error_bound,
-        "meaning": model.meaning(value) if solved.error_bound else _meaning(model, result),
+        "meaning": model.meaning(value) if solved.error_bound else
+        _meaning(model, solved, moves, depth),
+        "bound": _bound_kind(model, solved, moves, depth),
         "best_move": None if result.best_move is None else str(result.best_move),
         "principal_variation": line,
         "principal_variation_repeats": repeated is not None,
@@ -255,10 +257,40 @@ def _best_play(model, result, moves) -> tuple[list[str], int | None]:
     return line, None
 
 
-def _meaning(model, result) -> str:
+def _meaning(model, solved, moves, depth: int | None) -> str:
+    result = solved.result
     if result.proved:
         return model.meaning(result.value)
-    return "an estimate: the search did not reach the end of the game everywhere"
+    bound = _bound_kind(model, solved, moves, depth)
+    if bound is None:
+        return "an estimate: the search did not reach the end of the game everywhere"
+    side = model.player_name(solvers.MAX if bound == "lower" else solvers.MIN)
+    return (f"{'at least' if bound == 'lower' else 'at most'} this for {side}: "
+            f"{result.best_move} was the best of the moves searched before the search stopped; "
+            "the others were not all searched")
+
+
+def _bound_kind(model, solved, moves, depth: int | None) -> str | None:
+    """"lower" or "upper" when a stopped search's value bounds the true value, else None.
+
+    A search without a depth limit that a limit or Ctrl-C stopped keeps the best of the root's
+    fully searched moves (``SearchResult``): its exact value, so the mover gets at least that.
+    """
+    result = solved.result
+    if result.proved or not result.stopped or depth is not None or solved.strong \
+            or result.best_move is None:
+        return None
+    return "lower" if model.to_move(model.play_all(moves)) == solvers.MAX else "upper"
+
+
+def _unknown(model, solved, depth: int | None) -> str:
+    """What is known of a value the search stopped before finding."""
+    if not solved.result.stopped or depth is not None or solved.strong:
+        return "unknown (the search stopped before it could tell)"
+    bounds = model.utility_bounds
+    within = "" if bounds is None else \
+        f"; it lies in {value_text(bounds[0])}..{value_text(bounds[1])}, the game's bounds"
+    return f"unknown (the search stopped before any move from here was fully searched{within})"
 
 
 def _json_value(value):
@@ -266,18 +298,18 @@ def _json_value(value):
     return json_param(value)
 
 
-def _result_text(model, solved, moves) -> str:
+def _result_text(model, solved, moves, depth: int | None = None) -> str:
     from plies.analysis import remoteness_line, shown_value, strong_status
     result = solved.result
     value = result.value
     if value is None:
-        shown = "unknown (the search stopped before it could tell)"
+        shown = _unknown(model, solved, depth)
     elif solved.error_bound:  # value iteration: a float within a proven bound
         shown = f"{shown_value(value, False, solved.error_bound)}  ({model.meaning(value)})"
     else:
         exact = value_text(value)
         shown = exact if "/" not in exact else f"{exact} ≈ {float(value):.4f}"
-        shown += f"  ({_meaning(model, result)})"
+        shown += f"  ({_meaning(model, solved, moves, depth)})"
     params = ", ".join(f"{k}={_show_param(v)}" for k, v in model.params.items())
     lines = [f"game       {model.name}" + (f" ({params})" if params else "")]
     if moves:

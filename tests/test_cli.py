@@ -271,3 +271,63 @@ def test_version():
     result = run("--version")
     assert result.exit_code == 0
     assert result.stdout.startswith("plies ")
+
+
+# ---- a search stopped early says what it knows ----------------------------------------------------
+
+
+def interrupt_after(monkeypatch, calls: int) -> None:
+    """Make every solve act as if Ctrl-C came after ``calls`` calls making children."""
+    from plies.interpreter.model import GameModel
+    solve = GameModel.solve
+
+    def interrupted(self, *args, **kwargs):
+        successors, result, count = self.successors, self.result, [0]
+
+        def counting(function):
+            def counted(*arguments):
+                count[0] += 1
+                if count[0] > calls:
+                    raise KeyboardInterrupt
+                return function(*arguments)
+            return counted
+
+        self.successors, self.result = counting(successors), counting(result)
+        try:
+            return solve(self, *args, **kwargs)
+        finally:
+            self.successors, self.result = successors, result
+
+    monkeypatch.setattr(GameModel, "solve", interrupted)
+
+
+def test_ctrl_c_before_any_move_is_searched_gives_the_games_bounds(monkeypatch):
+    interrupt_after(monkeypatch, 5)
+    result = run("solve", "connect4", "--param", "width=5", "--param", "height=4")
+    assert result.exit_code == 0, result.output
+    assert ("value      unknown (the search stopped before any move from here was fully "
+            "searched; it lies in -1..1, the game's bounds)\n") in result.stdout
+    assert "status     not proved: stopped by interrupted\n" in result.stdout
+
+
+def test_ctrl_c_after_some_moves_gives_a_bound_on_the_value(monkeypatch):
+    interrupt_after(monkeypatch, 4000)
+    data = solve_json("nim", "--param", "heaps=[2,3,4]", "--algorithm", "alphabeta")
+    assert (data["proved"], data["stats"]["stopped"], data["bound"]) == (False, "interrupted",
+                                                                        "lower")
+    assert data["meaning"] == (f"at least this for first (MAX): {data['best_move']} was the "
+                               "best of the moves searched before the search stopped; the others "
+                               "were not all searched")
+    assert data["value"] <= 1  # Bouton: 2 ^ 3 ^ 4 != 0, the first player wins
+
+
+@pytest.mark.parametrize("nodes", [50, 200, 1000, 3000])
+def test_the_bound_of_a_stopped_search_holds(nodes):
+    # From place(0,0) the value is 0 (a draw) with O to move: O holds X to at most the bound.
+    data = solve_json("tictactoe", "--from", "place(0,0)", "--max-nodes", str(nodes))
+    if data["proved"]:
+        assert (data["value"], data["bound"]) == (0, None)
+    elif data["value"] is None:
+        assert data["bound"] is None
+    else:
+        assert data["bound"] == "upper" and data["value"] >= 0
