@@ -220,27 +220,16 @@ def test_under_json_a_broken_game_file_lists_its_diagnostics(games):
 
 
 @pytest.mark.parametrize("command", ["explain", "tree"])
-def test_a_position_without_moves_is_named_by_explain_and_tree(games, command):
-    result = run(command, "stuck.game")
+@pytest.mark.parametrize("game, message", [
+    ("stuck", "a non-terminal state has no legal moves (after moves: take(1) take(1))"),
+    ("stuck_after_chance", "a non-terminal state has no legal moves (after moves: roll tails)"),
+    ("loop", "position repeats after moves: up up down (the search cannot prove values of games "
+             "with cycles)"),
+])
+def test_stuck_and_repeating_games_are_named_by_explain_and_tree(games, command, game, message):
+    result = run(command, f"{game}.game")
     assert result.exit_code == 1
-    assert result.stderr == ("error: a non-terminal state has no legal moves "
-                             "(after moves: take(1) take(1))\n")
-
-
-@pytest.mark.parametrize("command", ["explain", "tree"])
-def test_a_position_without_moves_below_a_chance_node(games, command):
-    result = run(command, "stuck_after_chance.game")
-    assert result.exit_code == 1
-    assert result.stderr == ("error: a non-terminal state has no legal moves "
-                             "(after moves: roll tails)\n")
-
-
-@pytest.mark.parametrize("command", ["explain", "tree"])
-def test_a_repeating_game_is_named_by_explain_and_tree(games, command):
-    result = run(command, "loop.game")
-    assert result.exit_code == 1
-    assert result.stderr == ("error: position repeats after moves: up up down "
-                             "(the search cannot prove values of games with cycles)\n")
+    assert result.stderr == f"error: {message}\n"
 
 
 def test_explain_follows_a_game_1500_plies_deep(games):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from plies.cli import app
+from test_cli_faults import LOOP
 
 runner = CliRunner()
 
@@ -153,17 +154,6 @@ def test_closed_standard_input_ends_the_game_with_a_message():
     assert closed.returncode == 1, closed.stderr
     assert closed.stderr == ""
     assert closed.stdout.rstrip().endswith("the input ended before the game did")
-
-
-LOOP = """game loop
-players A max, B min
-state
-  n: int = 0
-move up when n < 2 { n += 1 }
-move down when n > 0 { n -= 1 }
-terminal false
-utility 0
-"""
 
 
 def test_a_looping_game_watched_stops_at_the_third_repetition(tmp_path):
