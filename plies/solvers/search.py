@@ -6,7 +6,8 @@ One search handles every kind of node:
   (SUCCESSORS) and tested for the end of the game first: a terminal child is valued at once,
   so a move that wins on the spot cuts the node off before any other move is searched. The
   other children follow in the order: the table's best move, the game's declared first move,
-  the killer move (the move that last cut off a node at the same ply), then the declared order.
+  the killer move (the move that last cut off a node at the same ply, compared by identity,
+  as compiled games make each move once), then the declared order.
 - Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
   a move worth U is the best MAX can do, so nothing after it is searched.
 - CHANCE nodes: with utility bounds, Ballard's Star1 (1983): the outcomes are valued in turn,
@@ -189,11 +190,11 @@ def search(
         table.prepare(root)
         entries, packed, capacity = table.entries, table.packed, table.capacity
         table_get = entries.get
-    killers: dict[int, object] = {}  # ply -> the move that last cut a node off there
+    killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
     nodes = leaves = cutoffs = hits = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
-    top = UNLIMITED  # the remaining depth at the root: ply = top - depth
+    top = UNLIMITED  # the remaining depth at the root
 
     def scaled(number, what: str):
         """A utility or estimate in the search's units, checked against the utility bounds."""
@@ -271,6 +272,9 @@ def search(
         best_move = best_line = None
         best_index = None
         searched = []  # (position, move, child) of the children to search
+        killer = killers.get(depth)
+        killed = None  # the killer's (position, move, child), when it is among the children
+        table_first = 0  # 1 once the table's best move is first in line
         for index, pair in enumerate(children):
             move, child = pair
             if nodes >= next_check:
@@ -280,6 +284,9 @@ def search(
             if utility is None:
                 if index == best:
                     searched.insert(0, (index, move, child))
+                    table_first = 1
+                elif move is killer and len(searched) > table_first:
+                    killed = (index, move, child)  # not the declared first: it goes second
                 else:
                     searched.append((index, move, child))
                 continue
@@ -288,8 +295,11 @@ def search(
                 utility = scaled(utility, "utility")
             if utility > v if maximizing else utility < v:
                 v, best_move, best_line, best_index = utility, move, None, index
+                if v >= beta if maximizing else v <= alpha:  # it settles the node: stop here
+                    break
         alpha_in, beta_in = alpha, beta
-        ply = top - depth
+        if killed is not None:  # after the table's move and the declared first move
+            searched.insert(1 + table_first, killed)
         if v >= beta if maximizing else v <= alpha:  # a terminal child settles the node
             cutoffs += 1
         elif searched:
@@ -298,14 +308,6 @@ def search(
                     alpha = v
             elif v < beta:
                 beta = v
-            killer = killers.get(ply)
-            if killer is not None:
-                # The killer goes after the table's move and the declared first move.
-                place = 2 if searched[0][0] == best else 1
-                for position in range(place + 1, len(searched)):
-                    if searched[position][1] is killer:
-                        searched.insert(place, searched.pop(position))
-                        break
             if maximizing:  # MAX-VALUE
                 for index, move, child in searched:
                     child_value = value(child, alpha, beta, depth - 1)
@@ -313,7 +315,7 @@ def search(
                         v, best_move, best_line, best_index = child_value, move, line, index
                         if v >= beta:  # MIN above already has a better choice than this state
                             cutoffs += 1
-                            killers[ply] = move
+                            killers[depth] = move
                             break
                         if v > alpha:
                             alpha = v
@@ -324,7 +326,7 @@ def search(
                         v, best_move, best_line, best_index = child_value, move, line, index
                         if v <= alpha:  # MAX above already has a better choice than this state
                             cutoffs += 1
-                            killers[ply] = move
+                            killers[depth] = move
                             break
                         if v < beta:
                             beta = v

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable
-from contextlib import contextmanager
 
 from .alphabeta import alphabeta
 from .errors import GameContractError, GameTooDeepError, RepeatedPositionError, SolverError
@@ -86,9 +84,8 @@ def solve(
     saved_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(saved_limit, RECURSION_LIMIT))
     try:
-        with garbage_collection_paused():
-            return _run(game, algorithm, state, depth, limits, use_table, max_table, memory,
-                        star, deepen)
+        return _run(game, algorithm, state, depth, limits, use_table, max_table, memory, star,
+                    deepen)
     except RecursionError as error:
         traceback = error.__traceback__
         moves = repeated_position(traceback)
@@ -117,24 +114,6 @@ def _run(game, algorithm, state, depth, limits, use_table, max_table, memory, st
         return expectiminimax(game, state, depth=depth, limits=limits, star=star)
     return auto(game, state, depth=depth, limits=limits, use_table=use_table,
                 max_table=max_table, memory=memory, star=star, deepen=deepen)
-
-
-@contextmanager
-def garbage_collection_paused():
-    """Pause Python's cyclic garbage collector while a search runs, and restore it after.
-
-    A search allocates millions of tuples that live long (table entries) or die young
-    (children, by reference counting) and makes no reference cycles, so the collector only
-    traverses the growing table again and again: 12-16% of the time on Connect Four. Whatever
-    ends the search (a result, an error, Ctrl-C), the collector is switched back on if it was.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _check_request(game, algorithm, depth, max_nodes, timeout, max_table, memory) -> None:
