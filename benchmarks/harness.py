@@ -1,184 +1,399 @@
-"""Run each case for plies and its baseline, interleaved, and report the medians."""
+"""Run each case's sides alternately, each run in a fresh process, and report the medians.
+
+A case compares plies with references: a hand-written solver of the same game, the shared
+tight baseline (``../shared/baselines/tictactoe_tight.py``, when the checkout sits beside
+``shared``), or plies itself in another setting (Star against no Star). Each run is one
+``python -m benchmarks.worker`` process: it loads the game (not timed), times one solve by the
+wall clock and by CPU time, and reports the value, the nodes and its peak memory (resident
+set). Sides run alternately (plies, reference, plies, ...) so that a busy machine slows both
+alike; the table gives medians of ``--repeat`` runs. Ratios are of CPU time, which another
+process on the machine disturbs less than the wall clock.
+
+Hand-written solvers count nothing in their timed runs; their node counts come from one
+separate counting run.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import plies
-from plies.solvers import solve
-
-from .baselines import connect4, piglet, tictactoe
+from . import startup
 
 RESULTS = Path(__file__).parent / "results" / "latest.json"
+SHARED_TIGHT = Path(__file__).resolve().parents[2] / "shared" / "baselines" / "tictactoe_tight.py"
+"""The tight tic-tac-toe baseline shared by the team, timed beside ours when present."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One way to solve a case's game.
+
+    Attributes:
+        label: Its name in the table.
+        make: Called in the worker before timing; returns the run to time, which returns
+            ``(value, nodes)`` (nodes None when the run does not count them).
+        count: A separate, untimed run returning ``(value, nodes)``, for runs that count
+            nothing; None when ``make``'s run counts.
+    """
+
+    label: str
+    make: Callable[[], Callable[[], tuple]]
+    count: Callable[[], tuple] | None = None
 
 
 @dataclass(frozen=True)
 class Case:
-    """One benchmark: a plies search and the hand-written baseline it is measured against.
+    """A benchmark: the plies side first, then its references.
 
     Attributes:
-        name: The name ``--case`` selects.
+        name: What ``--case`` selects.
         description: One line for the table.
-        plies_run: Solve with plies; returns (value, nodes).
-        baseline_run: Solve by hand; returns (value, nodes).
-        same_algorithm: True when both count the same nodes, so the counts must agree.
+        sides: plies first, then the references it is compared with.
+        same_nodes: The sides that must count the same nodes (labels).
         slow: Skipped by ``--quick``.
+        repeat: Runs of each side, when fewer than ``--repeat`` will do (long cases).
     """
 
     name: str
     description: str
-    plies_run: Callable[[], tuple]
-    baseline_run: Callable[[], tuple]
-    same_algorithm: bool
+    sides: tuple[Side, ...]
+    same_nodes: tuple[str, ...] = ()
     slow: bool = False
+    repeat: int | None = None
 
 
-def plies_case(game_name: str, algorithm: str, **options) -> Callable[[], tuple]:
-    """A plies solve, with the game compiled once outside the timed call."""
-    params = options.pop("params", {})
-    game = plies.load(game_name, **params)
+def plies_side(label: str, game: str, algorithm: str = "auto", params: dict | None = None,
+               **options) -> Side:
+    """A plies solve of a shipped game, compiled before the timed call."""
 
-    def run() -> tuple:
-        result = solve(game, algorithm, **options)
-        return result.value, result.nodes
+    def make() -> Callable[[], tuple]:
+        import plies
+        from plies.solvers import solve
 
-    return run
+        model = plies.load(game, **(params or {}))
 
+        def run() -> tuple:
+            result = solve(model, algorithm, **options)
+            return result.value, result.nodes
+
+        return run
+
+    return Side(label, make)
+
+
+def hand_side(label: str, module: str, *args) -> Side:
+    """A hand-written solver in ``benchmarks.baselines``: ``run(*args)`` is timed and counts
+    nothing, ``count_nodes(*args)`` gives the value and the nodes."""
+
+    def make() -> Callable[[], tuple]:
+        run = importlib.import_module(f"benchmarks.baselines.{module}").run
+        return lambda: (run(*args), None)
+
+    def count() -> tuple:
+        return importlib.import_module(f"benchmarks.baselines.{module}").count_nodes(*args)
+
+    return Side(label, make, count)
+
+
+def shared_side(label: str, search: str) -> Side:
+    """The shared tight baseline's ``search`` (a key of its ``CASES``): plain run, counted run."""
+
+    def make() -> Callable[[], tuple]:
+        cases = _shared().CASES
+        plain = cases[search][1]
+        return lambda: (plain(), None)
+
+    def count() -> tuple:
+        shared = _shared()
+        shared.N = 0
+        value = shared.CASES[search][0]()
+        return value, shared.N
+
+    return Side(label, make, count)
+
+
+def _shared():
+    spec = importlib.util.spec_from_file_location("tictactoe_tight", SHARED_TIGHT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _tictactoe(search: str, plies_algorithm: str, shared_search: str, description: str) -> Case:
+    sides = [plies_side("plies", "tictactoe", plies_algorithm),
+             hand_side("hand-written", "tictactoe", search)]
+    if SHARED_TIGHT.exists():
+        sides.append(shared_side("shared tight", shared_search))
+    same = ("plies", "hand-written", "shared tight") if plies_algorithm != "auto" else ()
+    return Case(f"ttt-{plies_algorithm}", description, tuple(sides), same_nodes=same)
+
+
+def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None) -> Case:
+    return Case(
+        f"c4-{width}x{height}",
+        f"Connect Four {width}x{height}: plies auto vs a bitboard alpha-beta with a table",
+        (plies_side("plies", "connect4", params={"width": width, "height": height}),
+         hand_side("hand-written", "connect4", width, height)),
+        slow=slow,
+        repeat=repeat,
+    )
+
+
+PIGLET = {"goal": 3, "flips": 12}
 
 CASES = [
-    Case(
-        "ttt-minimax",
-        "tic-tac-toe minimax",
-        plies_case("tictactoe", "minimax"),
-        tictactoe.minimax,
-        same_algorithm=True,
-    ),
-    Case(
-        "ttt-alphabeta",
-        "tic-tac-toe alpha-beta, no table",
-        plies_case("tictactoe", "alphabeta"),
-        tictactoe.alphabeta,
-        same_algorithm=True,
-    ),
-    Case(
-        "ttt-auto",
-        "tic-tac-toe auto vs alpha-beta + bound table",
-        plies_case("tictactoe", "auto", use_table=True),
-        tictactoe.alphabeta_table,
-        same_algorithm=False,
-    ),
-    Case(
-        "c4-5x4-auto",
-        "Connect Four 5x4 auto vs alpha-beta + bound table",
-        plies_case("connect4", "auto", use_table=True, params={"width": 5, "height": 4}),
-        lambda: connect4.alphabeta_table(5, 4),
-        same_algorithm=False,
-        slow=True,
-    ),
-    Case(
-        "piglet-emm",
-        "Piglet (goal 3, flips 12) expectiminimax, Fractions",
-        plies_case("piglet", "expectiminimax", star=False, params={"goal": 3, "flips": 12}),
-        lambda: piglet.expectiminimax(3, 12),
-        same_algorithm=True,
-    ),
+    _tictactoe("minimax", "minimax", "minimax", "tic-tac-toe minimax"),
+    _tictactoe("alphabeta", "alphabeta", "alphabeta", "tic-tac-toe alpha-beta, no table"),
+    _tictactoe("alphabeta_table", "auto", "alphabeta+TT",
+               "tic-tac-toe auto vs alpha-beta with a bound table"),
+    _connect4(5, 4, slow=False),
+    _connect4(6, 4, slow=True, repeat=3),
+    _connect4(5, 5, slow=True, repeat=3),
+    _connect4(6, 5, slow=True, repeat=1),
+    Case("piglet-emm", "Piglet (goal 3, flips 12) plain expectiminimax vs Fractions by hand",
+         (plies_side("plies", "piglet", "expectiminimax", PIGLET, star=False),
+          hand_side("hand-written", "piglet", 3, 12)),
+         same_nodes=("plies", "hand-written")),
+    Case("piglet-star", "Piglet expectiminimax: Star1 against plain",
+         (plies_side("plies, Star", "piglet", "expectiminimax", PIGLET),
+          plies_side("plies, plain", "piglet", "expectiminimax", PIGLET, star=False))),
+    Case("piglet-auto-star", "Piglet auto (table): Star1 against no Star",
+         (plies_side("plies, Star", "piglet", "auto", PIGLET),
+          plies_side("plies, no Star", "piglet", "auto", PIGLET, star=False))),
 ]
 
 
-def timed(run: Callable[[], tuple]) -> tuple:
-    started = time.perf_counter()
-    value, nodes = run()
-    return value, nodes, time.perf_counter() - started
+# ---- running ------------------------------------------------------------------------------------
+
+
+def run_side(case: Case, index: int, count: bool) -> dict:
+    """One run of a case's side in a fresh process (``benchmarks.worker``)."""
+    command = [sys.executable, "-m", "benchmarks.worker", case.name, str(index)]
+    if count:
+        command.append("--count")
+    done = subprocess.run(command, capture_output=True, text=True, check=False,
+                          cwd=Path(__file__).resolve().parents[1])
+    if done.returncode != 0:
+        raise RuntimeError(f"{case.name}, {case.sides[index].label}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
 
 
 def measure(case: Case, repeat: int) -> dict:
-    """Run plies and the baseline alternately ``repeat`` times each; medians and checks."""
-    runs = {"plies": [], "baseline": []}
-    for _ in range(repeat):
-        runs["plies"].append(timed(case.plies_run))
-        runs["baseline"].append(timed(case.baseline_run))
-    row = {"case": case.name, "description": case.description, "repeat": repeat}
-    for side, results in runs.items():
-        value, nodes, _ = results[0]
-        seconds = statistics.median(r[2] for r in results)
-        row[side] = {
-            "value": str(value),
-            "nodes": nodes,
-            "seconds": seconds,
-            "nodes_per_second": nodes / seconds if seconds else None,
-            "all_seconds": [r[2] for r in results],
-        }
-    plies_side, base = row["plies"], row["baseline"]
-    row["ratio"] = plies_side["seconds"] / base["seconds"]
-    row["ratio_per_node"] = base["nodes_per_second"] / plies_side["nodes_per_second"]
+    """Run the sides alternately ``repeat`` times; medians, ratios and agreement checks."""
+    runs: list[list[dict]] = [[] for _ in case.sides]
+    for turn in range(repeat):
+        for index in range(len(case.sides)):
+            print(f"  {case.name}: {case.sides[index].label} ({turn + 1}/{repeat})",
+                  file=sys.stderr, flush=True)
+            runs[index].append(run_side(case, index, count=turn == 0))
+    sides = []
+    for side, results in zip(case.sides, runs):
+        first = results[0]
+        sides.append({
+            "label": side.label,
+            "value": first["value"],
+            "nodes": first["nodes"],
+            "seconds": statistics.median(r["seconds"] for r in results),
+            "cpu": statistics.median(r["cpu"] for r in results),
+            "peak_mb": max(r["peak_mb"] for r in results),
+            "all_cpu": [r["cpu"] for r in results],
+        })
+    plies_cpu = sides[0]["cpu"]
+    for side in sides[1:]:
+        side["ratio"] = plies_cpu / side["cpu"] if side["cpu"] else None
     problems = []
-    if plies_side["value"] != base["value"]:
-        problems.append(f"values differ: plies {plies_side['value']}, baseline {base['value']}")
-    if case.same_algorithm and plies_side["nodes"] != base["nodes"]:
-        problems.append(
-            f"node counts differ: plies {plies_side['nodes']:,}, baseline {base['nodes']:,}"
-        )
-    row["problems"] = problems
-    return row
+    values = {side["value"] for side in sides}
+    if len(values) > 1:
+        problems.append("values differ: " + ", ".join(f"{s['label']} {s['value']}" for s in sides))
+    counted = {s["nodes"] for s in sides if s["label"] in case.same_nodes}
+    if len(counted) > 1:
+        problems.append("node counts differ: " + ", ".join(
+            f"{s['label']} {s['nodes']:,}" for s in sides if s["label"] in case.same_nodes))
+    return {"case": case.name, "description": case.description, "repeat": repeat,
+            "sides": sides, "problems": problems}
+
+
+def machine() -> dict:
+    """What the run ran on."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = None
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError, AttributeError):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {
+        "processor": model,
+        "cores": os.cpu_count(),
+        "memory_gb": None if memory is None else round(memory, 1),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "load_at_start": None if load is None else round(load, 2),
+        "when": time.strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+# ---- reporting ----------------------------------------------------------------------------------
+
+
+def table_rows(rows: list[dict]) -> list[list[str]]:
+    """The results as rows of cells: case, side, value, nodes, seconds, CPU, peak, ratio."""
+    cells = []
+    for row in rows:
+        for index, side in enumerate(row["sides"]):
+            ratio = side.get("ratio")
+            cells.append([
+                row["case"] if index == 0 else "",
+                side["label"],
+                str(side["value"]),
+                "-" if side["nodes"] is None else f"{side['nodes']:,}",
+                f"{side['seconds']:.3f}",
+                f"{side['cpu']:.3f}",
+                f"{side['peak_mb']:,.0f}",
+                "" if ratio is None else f"{ratio:.2f}x",
+            ])
+    return cells
+
+
+HEADER = ["case", "side", "value", "nodes", "seconds", "CPU s", "peak MB", "plies/side"]
 
 
 def print_table(rows: list[dict]) -> None:
-    header = (
-        f"{'case':<14} {'side':<9} {'value':>9} {'nodes':>10} {'seconds':>9} "
-        f"{'nodes/s':>10} {'plies/base':>10} {'per node':>9}"
-    )
-    print(header)
-    print("-" * len(header))
-    for row in rows:
-        for side in ("plies", "baseline"):
-            s = row[side]
-            ratios = (
-                f"{row['ratio']:>9.2f}x {row['ratio_per_node']:>8.2f}x" if side == "plies" else ""
-            )
-            print(
-                f"{row['case'] if side == 'plies' else '':<14} {side:<9} {s['value']:>9} "
-                f"{s['nodes']:>10,} {s['seconds']:>9.3f} {s['nodes_per_second']:>10,.0f} {ratios}"
-            )
+    cells = [HEADER] + table_rows(rows)
+    widths = [max(len(row[i]) for row in cells) for i in range(len(HEADER))]
+    for number, row in enumerate(cells):
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if number == 0:
+            print("-" * (sum(widths) + 2 * (len(widths) - 1)))
     for row in rows:
         for problem in row["problems"]:
             print(f"MISMATCH in {row['case']}: {problem}")
 
 
+def markdown(rows: list[dict], start: dict | None, targets: list[dict], where: dict) -> str:
+    """The results as the Markdown that docs/performance.md shows."""
+    lines = [f"Machine: {where['processor']}, {where['cores']} cores, {where['memory_gb']} GB; "
+             f"{where['system']}; {where['python']}. Run {where['when']} "
+             f"(load average {where['load_at_start']} at the start).", ""]
+    lines.append("| " + " | ".join(HEADER) + " |")
+    lines.append("|" + "|".join("---" for _ in HEADER) + "|")
+    lines.extend("| " + " | ".join(cell or " " for cell in row) + " |" for row in table_rows(rows))
+    if start is not None:
+        lines += ["", startup.markdown(start)]
+    if targets:
+        lines += ["", "| target | measured | met? |", "|---|---|---|"]
+        lines.extend(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else 'no'} |"
+                     for t in targets)
+    return "\n".join(lines) + "\n"
+
+
+def _side(rows: dict, case: str, label: str) -> dict | None:
+    row = rows.get(case)
+    return None if row is None else next((s for s in row["sides"] if s["label"] == label), None)
+
+
+def targets(rows: list[dict], start: dict | None) -> list[dict]:
+    """Issue 9's targets, judged on this run (only those whose cases ran)."""
+    by_name = {row["case"]: row for row in rows}
+    found = []
+
+    def ratio(case: str, label: str, limit: float, what: str) -> None:
+        side = _side(by_name, case, label)
+        if side is not None:
+            found.append({"target": f"{what} <= {limit:.2f}x {label}",
+                          "measured": f"{side['ratio']:.2f}x", "met": side["ratio"] <= limit})
+
+    for label in ("shared tight", "hand-written"):
+        ratio("ttt-minimax", label, 0.85, "tic-tac-toe minimax")
+        ratio("ttt-alphabeta", label, 1.0, "tic-tac-toe alpha-beta")
+        ratio("ttt-auto", label, 1.0, "tic-tac-toe auto")
+    for case, limit in (("c4-6x4", 10), ("c4-5x5", 10), ("c4-6x5", 90)):
+        side = _side(by_name, case, "plies")
+        if side is not None:
+            found.append({"target": f"Connect Four {case[3:]} proved in under {limit} s",
+                          "measured": f"{side['cpu']:.1f} s CPU, {side['seconds']:.1f} s, "
+                                      f"{side['nodes']:,} nodes",
+                          "met": side["cpu"] < limit and side["seconds"] < limit})
+            found.append({"target": f"Connect Four {case[3:]} peak memory under 1.5 GB",
+                          "measured": f"{side['peak_mb']:,.0f} MB",
+                          "met": side["peak_mb"] < 1500})
+    ratio("piglet-star", "plies, plain", 1.0, "Piglet expectiminimax with Star1")
+    ratio("piglet-auto-star", "plies, no Star", 1.0, "Piglet auto with Star1")
+    if start is not None:
+        found.append({"target": "`plies solve games/aima_fig5_2.game` at most 0.15 s CPU more "
+                                "than `python -c pass`",
+                      "measured": f"{start['difference']:.3f} s more",
+                      "met": start["difference"] <= 0.15})
+    return found
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+BEGIN, END = "<!-- benchmark results: begin -->", "<!-- benchmark results: end -->"
+
+
+def write_docs(text: str, path: Path = DOCS) -> None:
+    """Replace the results between the markers in docs/performance.md."""
+    page = path.read_text()
+    head, rest = page.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    path.write_text(f"{head}{BEGIN}\n{text}{END}{tail}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks", description="plies against hand-written baselines."
-    )
+        prog="python -m benchmarks",
+        description="plies against hand-written baselines (hold /tmp/plies-bench.lock).")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each side (default 5)")
     parser.add_argument("--quick", action="store_true", help="skip the slow cases")
-    parser.add_argument(
-        "--case", choices=[case.name for case in CASES], help="run only this case"
-    )
+    parser.add_argument("--case", action="append", choices=[c.name for c in CASES] + ["startup"],
+                        help="run only this case (repeatable)")
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default {RESULTS}")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="put the tables in docs/performance.md")
     args = parser.parse_args(argv)
-    cases = [c for c in CASES if (args.case is None or c.name == args.case)]
-    if args.quick and args.case is None:
-        cases = [c for c in cases if not c.slow]
+    chosen = args.case or [c.name for c in CASES if not (args.quick and c.slow)] + ["startup"]
+    where = machine()
     rows = []
-    for case in cases:
-        print(f"running {case.name}: {case.description} ...", file=sys.stderr, flush=True)
-        rows.append(measure(case, args.repeat))
+    for case in CASES:
+        if case.name in chosen:
+            print(f"running {case.name}: {case.description}", file=sys.stderr, flush=True)
+            rows.append(measure(case, min(args.repeat, case.repeat or args.repeat)))
+    start = startup.measure(args.repeat) if "startup" in chosen else None
     print_table(rows)
+    if start is not None:
+        print()
+        print(startup.text(start))
+    judged = targets(rows, start)
+    if judged:
+        print()
+        for target in judged:
+            print(f"{'met    ' if target['met'] else 'NOT MET'}  {target['target']}: "
+                  f"{target['measured']}")
+    report = {"machine": where, "cases": rows, "startup": start, "targets": judged}
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    report = {
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "processor": platform.processor(),
-        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "cases": rows,
-    }
     args.json.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwrote {args.json}")
+    if args.write_docs:
+        write_docs(markdown(rows, start, judged, where))
+        print(f"wrote {DOCS}")
     return 1 if any(row["problems"] for row in rows) else 0

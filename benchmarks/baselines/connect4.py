@@ -1,100 +1,119 @@
-"""Connect Four: alpha-beta with a bound-storing transposition table.
+"""Connect Four by hand: a bitboard alpha-beta with a bound table, as a strong Python solver does.
 
-The board is a tuple of width * height cells, column by column from the bottom
-(index ``c * height + r``; 0 empty, 1 Red, 2 Yellow), with a tuple of column heights beside
-it. Red is MAX and moves first. Columns are tried centre-first, as in games/connect4.game.
-Only the lines through the disc just dropped are checked for a win.
+What plies's Connect Four (``auto`` on games/connect4.game) is measured against. The board is
+two integers, after Pascal Pons' solver: ``mask`` has a bit for every disc, ``position`` one
+for every disc of the player to move. Column c holds bits c*(H+1) .. c*(H+1)+H-1, bottom
+first, with one empty bit above each column so that lines do not wrap. The search is negamax
+(each value from the mover's point of view: +1 win, 0 draw, -1 loss) with alpha-beta, and:
+
+- a move that wins at once is found before anything is searched (as plies's terminal children
+  are);
+- columns are tried centre-first (as the game file orders them), the table's best first;
+- the table keeps (value, EXACT, LOWER or UPPER, best column) per position, keyed by
+  ``position + mask`` (unique for each position), with no limit on its size; a stored bound
+  narrows the window.
+
+A node is one call of ``negamax``, the root included. ``count_nodes`` counts them in a separate
+run; the timed run counts nothing.
 """
 
 from __future__ import annotations
 
-from math import inf
-
-EMPTY, RED, YELLOW = 0, 1, 2
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-def lines_through(width: int, height: int) -> list[list[tuple[int, ...]]]:
-    """For each cell, the four-in-a-row lines (cell index tuples) that contain it."""
-    lines = []
-    for c in range(width):
-        for r in range(height):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = [(c + i * dc, r + i * dr) for i in range(4)]
-                if all(0 <= x < width and 0 <= y < height for x, y in cells):
-                    lines.append(tuple(x * height + y for x, y in cells))
-    through = [[] for _ in range(width * height)]
-    for line in lines:
-        for cell in line:
-            through[cell].append(line)
-    return through
+def solver(width: int, height: int, counts: list | None = None):
+    """``solve``: ``solve()`` is the value of the empty board to the first player.
 
-
-def alphabeta_table(width: int = 5, height: int = 4) -> tuple[int, int]:
-    """The value of the empty board and the number of nodes visited."""
-    through = lines_through(width, height)
+    With ``counts`` (a one-item list), every call of ``negamax`` adds one to ``counts[0]``:
+    the recursion goes through the name ``negamax``, which is then rebound to a counter.
+    """
+    stride = height + 1
+    bottom = [1 << (c * stride) for c in range(width)]
+    top = [1 << (c * stride + height - 1) for c in range(width)]
+    column = [((1 << height) - 1) << (c * stride) for c in range(width)]
     order = sorted(range(width), key=lambda c: abs(2 * c - (width - 1)))
     cells = width * height
-    nodes = 0
-    table: dict[tuple, tuple] = {}
+    shifts = (1, stride, stride - 1, stride + 1)  # vertical, horizontal, the two diagonals
+    table: dict[int, tuple] = {}
 
-    def value(board: tuple, heights: tuple, player: int, last: int, alpha, beta) -> int:
-        """Value of ``board``, where ``last`` is the cell of the disc just dropped (-1: none)."""
-        nonlocal nodes
-        nodes += 1
-        if last >= 0:
-            mover = board[last]
-            for line in through[last]:
-                if all(board[i] == mover for i in line):
-                    return 1 if mover == RED else -1
-            if sum(heights) == cells:
-                return 0
-        moves = [c for c in order if heights[c] < height]
-        entry = table.get(board)
-        if entry is not None:
-            stored, flag, table_move = entry
-            if flag == EXACT:
+    def wins(position: int, mask: int, c: int) -> bool:
+        """Whether the player to move completes four in a row by dropping into column c."""
+        stones = position | ((mask + bottom[c]) & column[c])
+        for shift in shifts:
+            pairs = stones & (stones >> shift)
+            if pairs & (pairs >> 2 * shift):
+                return True
+        return False
+
+    def negamax(position: int, mask: int, discs: int, alpha: int, beta: int) -> int:
+        """The value of the position to the player to move, within (alpha, beta), fail-soft."""
+        if discs == cells:
+            return 0
+        playable = [c for c in order if not mask & top[c]]
+        for c in playable:
+            if wins(position, mask, c):
+                return 1
+        key = position + mask
+        known = table.get(key)
+        if known is not None:
+            stored, kind, best = known
+            if kind == EXACT:
                 return stored
-            if flag == LOWER:
+            if kind == LOWER:
                 alpha = max(alpha, stored)
             else:
                 beta = min(beta, stored)
             if alpha >= beta:
                 return stored
-            moves.remove(table_move)
-            moves.insert(0, table_move)
+            playable.remove(best)
+            playable.insert(0, best)
         alpha_in, beta_in = alpha, beta
-        other = YELLOW if player == RED else RED
-        best = -inf if player == RED else inf
-        for c in moves:
-            cell = c * height + heights[c]
-            child = value(
-                board[:cell] + (player,) + board[cell + 1 :],
-                heights[:c] + (heights[c] + 1,) + heights[c + 1 :],
-                other,
-                cell,
-                alpha,
-                beta,
-            )
-            if player == RED:
-                if child > best:
-                    best, best_move = child, c
-                    if best >= beta:
-                        break
-                    alpha = max(alpha, best)
-            elif child < best:
-                best, best_move = child, c
-                if best <= alpha:
+        value, best = -2, playable[0]
+        opponent = position ^ mask
+        for c in playable:
+            child = -negamax(opponent, mask | (mask + bottom[c]), discs + 1, -beta, -alpha)
+            if child > value:
+                value, best = child, c
+                if value >= beta:
                     break
-                beta = min(beta, best)
-        flag = UPPER if best <= alpha_in else LOWER if best >= beta_in else EXACT
-        table[board] = (best, flag, best_move)
-        return best
+                if value > alpha:
+                    alpha = value
+        kind = UPPER if value <= alpha_in else LOWER if value >= beta_in else EXACT
+        table[key] = (value, kind, best)
+        return value
 
-    return value((EMPTY,) * cells, (0,) * width, RED, -1, -inf, inf), nodes
+    if counts is not None:
+        search = negamax
+
+        def negamax(*args):  # noqa: F811 - every call, recursive ones too, is counted here
+            counts[0] += 1
+            return search(*args)
+
+    def solve() -> int:
+        table.clear()
+        return negamax(0, 0, 0, -1, 1)
+
+    return solve
+
+
+def run(width: int, height: int) -> int:
+    """The value of the empty board to the first player (the timed run)."""
+    return solver(width, height)()
+
+
+def count_nodes(width: int, height: int) -> tuple[int, int]:
+    """``(value, nodes)`` of one solve, every call of ``negamax`` counted."""
+    counts = [0]
+    value = solver(width, height, counts)()
+    return value, counts[0]
 
 
 if __name__ == "__main__":
     import sys
+    import time
 
-    print(alphabeta_table(*map(int, sys.argv[1:])))
+    width, height = map(int, sys.argv[1:3])
+    started = time.perf_counter()
+    print(solver(width, height)(), f"{time.perf_counter() - started:.2f} s")
+    print(count_nodes(width, height))
