@@ -411,41 +411,41 @@ def search(
             return quotient(total, denominator)
 
         # Star1: search the outcomes in turn and stop once the values so far and the bounds
-        # of the rest settle the node: with weight w = n_1 + ... + n_i seen, the node is worth
-        # at least (total + (D - w) * L) / D and at most (total + (D - w) * U) / D. Without a
-        # table an outcome is searched within the window that would settle the node, so its
-        # own search can stop early too. With a table it is searched exactly: an exact value
-        # is what the table can use again, and the sums decide the cut-offs all the same.
+        # of the rest settle the node. ``lowest`` and ``highest`` are D times the least and
+        # the most the node can be worth: every outcome not valued yet counted at L (at U).
+        # Without a table an outcome is searched within the window that would settle the
+        # node, so its own search can stop early too. With a table it is searched exactly:
+        # an exact value is what the table can use again, and the sums decide the cut-offs
+        # all the same.
         scaled_alpha, scaled_beta = denominator * alpha, denominator * beta
-        total = 0
-        rest = denominator  # the weight of the outcomes not valued yet
+        lowest, highest = denominator * low, denominator * high
         for move, n in weighted:
             child = result(state, move)
             if nodes >= next_check:
                 next_check = limits.check(nodes)
             nodes += 1
-            rest -= n
             utility = outcome(child)
             if utility is not None:
                 leaves += 1
                 if scale != 1 or type(utility) is not int or not low <= utility <= high:
                     utility = scaled(utility, "utility")
                 child_value = utility
-            elif table is None:
-                child_alpha = (scaled_alpha - total - rest * high) // n
-                child_beta = -((total + rest * low - scaled_beta) // n)
+            elif table is None:  # at most child_alpha fails low, at least child_beta high
+                child_alpha = high + (scaled_alpha - highest) // n
+                child_beta = low - (lowest - scaled_beta) // n
                 child_value = value(child, max(child_alpha, low), min(child_beta, high),
                                     depth - 1)
             else:
                 child_value = value(child, low, high, depth - 1)
-            total += n * child_value
-            if total + rest * low >= scaled_beta:  # the node is worth at least beta: fail high
+            lowest += n * (child_value - low)
+            if lowest >= scaled_beta:  # the node is worth at least beta: fail high
                 cutoffs += 1
-                return lower_bound(total + rest * low, denominator, beta)
-            if total + rest * high <= scaled_alpha:  # the node is worth at most alpha: fail low
+                return lower_bound(lowest, denominator, beta)
+            highest -= n * (high - child_value)
+            if highest <= scaled_alpha:  # the node is worth at most alpha: fail low
                 cutoffs += 1
-                return upper_bound(total + rest * high, denominator, alpha)
-        return quotient(total, denominator)
+                return upper_bound(highest, denominator, alpha)
+        return quotient(lowest, denominator)
 
     def root_value(depth: int):
         """The value of the root: a terminal root's utility, else ``value`` with (L, U)."""
