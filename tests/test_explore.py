@@ -159,7 +159,7 @@ def test_cli_refuses_a_max_states_below_1():
 
 # ---- shipped games ------------------------------------------------------------------------------
 
-LARGE = {"connect4": 5_000, "gomoku": 500, "race": 5_000}
+LARGE = {"connect4": 5_000, "gomoku": 500, "othello": 5_000, "race": 5_000}
 """Shipped games whose state space is too large to walk in a test, with the positions walked.
 Every other shipped game must be walked exhaustively within EXHAUSTIVE_LIMIT positions."""
 EXHAUSTIVE_LIMIT = 50_000
