@@ -174,7 +174,7 @@ def search(
         The result of the full search, or of the last completed iteration.
     """
     outcome, to_move, successors = game.outcome, game.to_move, game.successors
-    actions, result, evaluate = game.actions, game.result, game.evaluate
+    result, evaluate = game.result, game.evaluate
     chance_outcomes = chance_of(game)
     root = state
     scale = value_scale(game, root)
