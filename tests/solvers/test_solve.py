@@ -1,5 +1,6 @@
 """``solve``'s requests, errors and result."""
 
+import gc
 import json
 from fractions import Fraction
 
@@ -13,7 +14,7 @@ from plies.solvers import (
     solve,
 )
 
-from .games import Graph, Piglet, TicTacToe, Tree
+from .games import Failing, Graph, Interrupting, Piglet, TicTacToe, Tree
 
 
 def test_the_algorithms():
@@ -160,3 +161,45 @@ def test_a_full_table_is_never_exceeded():
     no_table = solve(TicTacToe(), use_table=False)
     assert solve(TicTacToe(), max_table=0).nodes == no_table.nodes
 
+
+class WatchingCollector(TicTacToe):
+    """Tic-tac-toe that notes, at every terminal test, whether the garbage collector runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.collecting = set()
+
+    def outcome(self, state):
+        self.collecting.add(gc.isenabled())
+        return super().outcome(state)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_the_collector_is_paused_during_a_search_and_back_after(algorithm):
+    game = WatchingCollector()
+    assert gc.isenabled()
+    solve(game, algorithm, max_nodes=2000)
+    assert game.collecting == {False}
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize(
+    "game",
+    [Failing(("x", "y")), Interrupting(TicTacToe(), after=50),
+     Tree(("max", {"a": ("min", {})}))],
+)
+def test_the_collector_is_back_after_an_error_or_ctrl_c(game):
+    try:
+        solve(game)
+    except (IndexError, GameContractError):
+        pass
+    assert gc.isenabled()
+
+
+def test_a_collector_switched_off_before_stays_off():
+    gc.disable()
+    try:
+        solve(TicTacToe())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
