@@ -169,9 +169,6 @@ CASES = [
     Case("piglet-star", "Piglet expectiminimax: Star1 against plain",
          (plies_side("plies, Star", "piglet", "expectiminimax", PIGLET),
           plies_side("plies, plain", "piglet", "expectiminimax", PIGLET, star=False))),
-    Case("piglet-auto-star", "Piglet auto (table): Star1 against no Star",
-         (plies_side("plies, Star", "piglet", "auto", PIGLET),
-          plies_side("plies, no Star", "piglet", "auto", PIGLET, star=False))),
 ]
 
 
@@ -338,7 +335,6 @@ def targets(rows: list[dict], start: dict | None) -> list[dict]:
                           "measured": f"{side['peak_mb']:,.0f} MB",
                           "met": side["peak_mb"] < 1500})
     ratio("piglet-star", "plies, plain", 1.0, "Piglet expectiminimax with Star1")
-    ratio("piglet-auto-star", "plies, no Star", 1.0, "Piglet auto with Star1")
     if start is not None:
         found.append({"target": "`plies solve games/aima_fig5_2.game` at most 0.15 s CPU more "
                                 "than `python -c pass`",

@@ -10,9 +10,12 @@ One search handles every kind of node:
   as compiled games make each move once), then the declared order.
 - Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
   a move worth U is the best MAX can do, so nothing after it is searched.
-- CHANCE nodes: with utility bounds, Ballard's Star1 (1983): the outcomes are valued in turn,
-  and the rest are skipped once the values so far and the bounds of the others (at least L,
-  at most U) settle the node against its window. Without bounds every outcome is searched.
+- CHANCE nodes: every outcome is searched exactly, when there is a table: exact values are
+  what the table uses again. Without a table and with utility bounds, Ballard's Star1 (1983):
+  the outcomes are valued in turn, each within the window that would settle the node, and the
+  rest are skipped once the values so far and the bounds of the others (at least L, at most
+  U) settle it. (With a table, Star1's cut-offs saved 3% of Piglet's nodes and 9% of Pig's
+  but cost more time than they saved; Star2's probes cost nodes.)
 - A transposition table (``table.py``) of lower and upper bounds per state, bounded in size.
 
 Values are exact and whole inside the search: every value is multiplied by a scale (1 for a
@@ -65,7 +68,7 @@ def auto(
     star: bool = True,
     deepen: bool = False,
 ) -> SearchResult:
-    """Alpha-beta (Star1 at chance nodes) with a transposition table.
+    """Alpha-beta with a transposition table (expectiminimax at chance nodes).
 
     Args:
         game: Any game.
@@ -75,7 +78,8 @@ def auto(
         use_table: Keep a transposition table.
         max_table: The most entries the table may hold; None: as many as fit in ``memory``.
         memory: About how many bytes the table may take; None: ``table.TABLE_BYTES``.
-        star: Prune chance nodes with Star1 when the game has utility bounds.
+        star: Prune chance nodes with Star1 when the game has utility bounds and there is no
+            table (``use_table=False``).
         deepen: Deepen iteratively without a depth limit too (until a proof, or until a limit
             stops it with the last completed iteration's estimate).
 
@@ -166,7 +170,8 @@ def search(
         depth: Plies to search (the last iteration when iterating). None: no limit.
         limits: Node and time limits.
         table: A transposition table to fill and use, or None for none.
-        star: Prune chance nodes with Star1 when the game has utility bounds.
+        star: Prune chance nodes with Star1 when the game has utility bounds and there is no
+            table.
         iterate: Deepen iteratively: 1, 2, ... plies up to ``depth``.
         algorithm: The name to report.
 
@@ -183,7 +188,7 @@ def search(
         low, high = -inf, inf
     else:
         low, high = exact(bounds[0] * scale), exact(bounds[1] * scale)
-    star = star and bounds is not None
+    star = star and bounds is not None and table is None
     weighings: dict[int, tuple] = {}  # id(outcomes) -> (outcomes, D, [(outcome, n), ...])
     packed = False
     if table is not None:
@@ -379,10 +384,10 @@ def search(
         """CHANCE-VALUE: the expected value over the outcomes, each applied to ``state``.
 
         With n_i / D the probabilities, the value is sum(n_i * x_i) / D: whole numbers until
-        the one division at the end. With utility bounds L and U (``low``, ``high``) and
-        ``star``, Star1 stops as soon as the outcomes' values so far and the bounds of the
-        others settle the node against (alpha, beta): every sum below is kept multiplied by D
-        and compared with D * alpha and D * beta.
+        the one division at the end. With ``star`` (utility bounds L and U, ``low`` and
+        ``high``, and no table), Star1 stops as soon as the outcomes' values so far and the
+        bounds of the others settle the node against (alpha, beta): every sum below is kept
+        multiplied by D and compared with D * alpha and D * beta.
         """
         nonlocal nodes, leaves, cutoffs, next_check
         outcomes = chance_outcomes(state)
@@ -413,10 +418,8 @@ def search(
         # Star1: search the outcomes in turn and stop once the values so far and the bounds
         # of the rest settle the node. ``lowest`` and ``highest`` are D times the least and
         # the most the node can be worth: every outcome not valued yet counted at L (at U).
-        # Without a table an outcome is searched within the window that would settle the
-        # node, so its own search can stop early too. With a table it is searched exactly:
-        # an exact value is what the table can use again, and the sums decide the cut-offs
-        # all the same.
+        # Each outcome is searched within the window that would settle the node, so its own
+        # search can stop early too.
         scaled_alpha, scaled_beta = denominator * alpha, denominator * beta
         lowest, highest = denominator * low, denominator * high
         for move, n in weighted:
@@ -430,13 +433,11 @@ def search(
                 if scale != 1 or type(utility) is not int or not low <= utility <= high:
                     utility = scaled(utility, "utility")
                 child_value = utility
-            elif table is None:  # at most child_alpha fails low, at least child_beta high
+            else:  # at most child_alpha fails low, at least child_beta high
                 child_alpha = high + (scaled_alpha - highest) // n
                 child_beta = low - (lowest - scaled_beta) // n
                 child_value = value(child, max(child_alpha, low), min(child_beta, high),
                                     depth - 1)
-            else:
-                child_value = value(child, low, high, depth - 1)
             lowest += n * (child_value - low)
             if lowest >= scaled_beta:  # the node is worth at least beta: fail high
                 cutoffs += 1

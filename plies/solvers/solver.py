@@ -61,7 +61,8 @@ def solve(
         max_table: The most entries the table may hold; None: as many as fit in ``memory``.
         memory: About how many bytes ``auto``'s table may take; None: about 1 GB
             (``table.TABLE_BYTES``). A full table forgets its cheapest entries.
-        star: Prune chance nodes with Star1 when the game has utility bounds.
+        star: Prune chance nodes with Star1 when the game has utility bounds (expectiminimax,
+            and ``auto`` without a table; with one, exact values pay more).
         deepen: Let ``auto`` deepen iteratively even without a depth limit, so that a node or
             time limit leaves an estimate from the last completed depth (as ``play`` wants).
             Without it, limits only stop the search: one that finishes within them is the
