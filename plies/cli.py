@@ -691,7 +691,7 @@ def info(game: GameArgument, param: ParamOption = None,
         lines.append("chance      " + "; ".join(events))
     lines.append(f"has chance  {'yes' if model.has_chance else 'no'}")
     if bounds is None:
-        lines.append("bounds      none (Star1/Star2 pruning needs them: add `bounds lo..hi`)")
+        lines.append("bounds      none (Star1 pruning needs them: add `bounds lo..hi`)")
     else:
         how = "declared" if declared else "inferred by the checker"
         lines.append(f"bounds      {_show_param(bounds[0])}..{_show_param(bounds[1])} ({how})")
