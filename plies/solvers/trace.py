@@ -6,9 +6,10 @@ whose child is being searched (unbound until the loop over moves starts). Walkin
 frames of a traceback from the outside in therefore gives the moves from the search root down
 to the node where the exception was raised; the search itself does no bookkeeping for it.
 
-While ``move`` is bound, the only game method a solver frame calls is RESULT (everything else
-it calls is a deeper solver frame), so an exception raised in the innermost solver frame with
-``move`` bound came from applying that move.
+While ``move`` is bound, the only game methods a solver frame calls are RESULT and the
+TERMINAL-TEST of the child just made (everything else it calls is a deeper solver frame), so
+an exception raised in the innermost solver frame with ``move`` bound came from applying that
+move or from the state it led to: either way the moves to the failure end with it.
 
 The language layer calls ``path_to_failure(error.__traceback__)`` on an exception that escaped
 from a game method during ``solve`` to say where it happened::
