@@ -397,56 +397,42 @@ def search(
                 weighings.clear()
             known = weighings[id(outcomes)] = (outcomes, *weights(outcomes))
         _, denominator, weighted = known
-        if not star or alpha <= low and beta >= high:  # no cut-off possible: search them all
-            total = 0
-            for move, n in weighted:
-                child = result(state, move)
-                if nodes >= next_check:
-                    next_check = limits.check(nodes)
-                nodes += 1
-                utility = outcome(child)
-                if utility is None:
-                    child_value = value(child, low, high, depth - 1)
-                else:
-                    leaves += 1
-                    if scale != 1 or type(utility) is not int or not low <= utility <= high:
-                        utility = scaled(utility, "utility")
-                    child_value = utility
-                total += n * child_value
-            return quotient(total, denominator)
-
-        # Star1: search the outcomes in turn and stop once the values so far and the bounds
-        # of the rest settle the node. ``lowest`` and ``highest`` are D times the least and
-        # the most the node can be worth: every outcome not valued yet counted at L (at U).
-        # Each outcome is searched within the window that would settle the node, so its own
-        # search can stop early too.
+        # Star1 (``cuts``): the outcomes are valued in turn, and the node is settled once the
+        # values so far and the bounds of the rest (L and U for each) put it outside
+        # (alpha, beta); each outcome is searched within the window that would settle it, so
+        # its own search can stop early too. Sums are D times the node's value or bounds.
+        cuts = star and (alpha > low or beta < high)
         scaled_alpha, scaled_beta = denominator * alpha, denominator * beta
-        lowest, highest = denominator * low, denominator * high
+        total = 0
+        rest = denominator  # the weight of the outcomes not valued yet
         for move, n in weighted:
             child = result(state, move)
             if nodes >= next_check:
                 next_check = limits.check(nodes)
             nodes += 1
+            rest -= n
             utility = outcome(child)
             if utility is not None:
                 leaves += 1
                 if scale != 1 or type(utility) is not int or not low <= utility <= high:
                     utility = scaled(utility, "utility")
                 child_value = utility
-            else:  # at most child_alpha fails low, at least child_beta high
-                child_alpha = high + (scaled_alpha - highest) // n
-                child_beta = low - (lowest - scaled_beta) // n
+            elif cuts:  # at most child_alpha fails low, at least child_beta high
+                child_alpha = (scaled_alpha - total - rest * high) // n
+                child_beta = -((total + rest * low - scaled_beta) // n)
                 child_value = value(child, max(child_alpha, low), min(child_beta, high),
                                     depth - 1)
-            lowest += n * (child_value - low)
-            if lowest >= scaled_beta:  # the node is worth at least beta: fail high
-                cutoffs += 1
-                return lower_bound(lowest, denominator, beta)
-            highest -= n * (high - child_value)
-            if highest <= scaled_alpha:  # the node is worth at most alpha: fail low
-                cutoffs += 1
-                return upper_bound(highest, denominator, alpha)
-        return quotient(lowest, denominator)
+            else:
+                child_value = value(child, low, high, depth - 1)
+            total += n * child_value
+            if cuts:
+                if total + rest * low >= scaled_beta:  # worth at least beta: fail high
+                    cutoffs += 1
+                    return lower_bound(total + rest * low, denominator, beta)
+                if total + rest * high <= scaled_alpha:  # worth at most alpha: fail low
+                    cutoffs += 1
+                    return upper_bound(total + rest * high, denominator, alpha)
+        return quotient(total, denominator)
 
     def root_value(depth: int):
         """The value of the root: a terminal root's utility, else ``value`` with (L, U)."""
