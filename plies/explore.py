@@ -11,7 +11,7 @@ each problem once, at its game-file line, with the shortest move sequence known 
   utility, or at the leaf of a tree);
 - ``endless`` (error): a position repeats, so the game can go on forever, and the game does not
   say what endless play is worth (at the move that comes back to the position);
-- ``no-effect`` (warning): a move that changes nothing but the turn;
+- ``no-effect`` (warning): a move that changes nothing but the turn, where it is not the only legal move;
 - ``never-legal`` (warning): a move legal in none of the positions explored.
 
 Breadth-first order makes the first sequence found for a problem a shortest one. The explored
@@ -328,6 +328,7 @@ class _Explorer:
             child = self.apply(state, move, path)
             if child is not None:
                 pairs.append((move, child))
+        self.check_effects(state, pairs, path)
         return pairs
 
     def apply(self, state, move, path):
@@ -337,12 +338,18 @@ class _Explorer:
         except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
             self.runtime(error, path() + (str(move),))
             return None
-        self.check_effects(state, [(move, child)], path)
         return child
 
-    def check_effects(self, state, pairs, path) -> None:
-        """Warn about moves (not chance outcomes) that change nothing but the turn."""
+    def check_effects(self, state, pairs, path, choices: int | None = None) -> None:
+        """Warn about moves (not chance outcomes) that change nothing but the turn.
+
+        A forced pass is no mistake: a move that only hands the turn over, when it is the
+        one legal move of its position (Othello's pass), is how such rules are written. If
+        both players are forced to pass forever, the cycle check reports that instead.
+        """
         if not isinstance(state, tuple):  # a tree game's node: moves always lead elsewhere
+            return
+        if (choices or len(pairs)) == 1 and pairs[0][1][0] != state[0]:
             return
         unchanged: dict = {}  # the state with only the player to move (slot 0) replaced
         for move, child in pairs:
@@ -493,6 +500,9 @@ class _Explorer:
             child = self.apply(state, move, functools.partial(path_to, step))
             if child is None:
                 return
+            if number is None:  # a position the walk never reached: its effects are new too
+                self.check_effects(state, [(move, child)], functools.partial(path_to, step),
+                                   choices=len(options))
             state = child
 
     # -- cycles and the longest game --
