@@ -640,7 +640,7 @@ _FEATURES = {
 def info(game: GameArgument, param: ParamOption = None,
          as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Describe a game: players, parameters, moves, chance events, bounds, features used."""
-    from plies.interpreter.checker import walk
+    from plies.interpreter.ast import walk
     model = load(game, **_params(param))
     checked = model.checked
     program = checked.program

@@ -21,7 +21,9 @@ from plies import __version__
 from plies.errors import Diagnostic, GameFileError, PliesError
 from plies.grammar import lark_parser
 from plies.interpreter import ast
-from plies.interpreter.checker import BUILTINS, DOMAIN_FUNCTIONS, CheckedGame, check
+from plies.interpreter.checked import CheckedGame
+from plies.interpreter.checker import check
+from plies.interpreter.vocabulary import BUILTINS, DOMAIN_FUNCTIONS
 from plies.interpreter.loader import validate_source
 from plies.interpreter.parser import parse
 from plies.interpreter.symbols import Declaration, Reference, SymbolIndex

@@ -64,7 +64,7 @@ def test_a_long_line_on_a_big_grid_is_scanned_not_listed():
     ((1, 1, 1, 1, 1, 1, 1, 1, 1), 4, False),  # no line of 4 on a 3 x 3 board
 ])
 def test_a_scan_finds_exactly_the_lines_of_the_listed_table(board, k, expected):
-    from plies.interpreter.checker import VarInfo
+    from plies.interpreter.checked import VarInfo
     from plies.interpreter.compiler import _grid_lines
     from plies.interpreter.runtime import line_scan
     from plies.interpreter import types as T

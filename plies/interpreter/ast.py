@@ -11,7 +11,7 @@ Nodes compare by identity (``eq=False``), so the checker can keep side tables ke
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 
@@ -625,3 +625,35 @@ LIST_RULES = frozenset(
     {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if"}
 )
 WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function"})
+
+
+# ---- walking the tree ----
+
+
+def walk(node):
+    """Every node below ``node``, without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, Node):
+            for value in children(current):
+                stack.append(value)
+        elif isinstance(current, tuple):
+            stack.extend(current)
+
+
+def assigned_names(stmts) -> set[str]:
+    """The names that statements (and the blocks inside them) assign to."""
+    names = set()
+    for node in walk(tuple(stmts)):
+        if isinstance(node, Target):
+            names.add(node.name)
+    return names
+
+
+def children(node: Node):
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, (Node, tuple)):
+            yield value

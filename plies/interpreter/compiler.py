@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from plies.interpreter import ast
 from plies.interpreter import types as T
-from plies.interpreter.checker import CheckedGame, SymbolValue, VarInfo
+from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES
 
 UNROLL_LIMIT = 400
@@ -1199,5 +1199,5 @@ def _fraction(value) -> str:
 
 
 def _show(value) -> str:
-    from plies.interpreter.checker import show_value
+    from plies.interpreter.constants import show_value
     return show_value(value)

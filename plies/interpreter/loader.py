@@ -10,7 +10,9 @@ from pathlib import Path
 
 from plies.errors import Diagnostic, GameFileError, UsageError, normalize_newlines
 from plies.interpreter import ast
-from plies.interpreter.checker import CheckedGame, SymbolValue, check, show_value
+from plies.interpreter.checked import CheckedGame, SymbolValue
+from plies.interpreter.checker import check
+from plies.interpreter.constants import show_value
 from plies.interpreter.compiler import generate
 from plies.interpreter.model import GameModel
 from plies.interpreter.parser import parse

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
-from plies.interpreter.checker import CheckedGame
+from plies.interpreter.checked import CheckedGame
 from plies.interpreter.compiler import GeneratedCode
 from plies.interpreter.runtime import RUNTIME, GameFault, Move
 from plies.solvers.protocol import CHANCE, MAX, MIN

@@ -1,0 +1,138 @@
+"""What the checker produces: the checked game, with everything the code generator needs.
+
+``CheckedGame`` holds the state layout (``VarInfo``), what every name refers to
+(``Resolution``), helpers, domains, moves, chance events and tree nodes, all for one setting of
+the parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from plies.errors import Diagnostic
+from plies.interpreter import ast
+from plies.interpreter import types as T
+
+
+# ---- what the checker produces ----------------------------------------------------------------
+
+
+@dataclass
+class VarInfo:
+    """A state variable: its type, where its values sit in the state tuple, its range."""
+
+    decl: ast.Var
+    type: T.Type
+    offset: int
+    slots: int
+    lo: int | None = None  # declared integer range of each element, or None
+    hi: int | None = None
+    initial: tuple = ()  # the initial value of each slot, as the generated code stores it
+    read: bool = False
+
+
+@dataclass
+class Resolution:
+    """What a name refers to: kind is param, const, var, symbol, helper or local."""
+
+    kind: str
+    value: object = None  # param/const value, symbol code, VarInfo, HelperInfo, local name
+
+
+@dataclass
+class HelperInfo:
+    decl: ast.HelperDef
+    params: list[tuple[str, T.Type]]
+    type: T.Type = T.ERROR
+    used: bool = False
+    checked: bool = False
+
+
+@dataclass
+class DomainInfo:
+    """A checked domain: what it ranges over and, when fixed, its values in order."""
+
+    kind: str  # "range", "indices", "cells", "values"
+    names: int  # how many names it binds
+    element_types: tuple[T.Type, ...]
+    static: tuple | None = None  # the values (tuples for cells) when known at check time
+    ordered: bool = False  # `static` is already sorted by the domain's `ordered by` key
+    grid: T.Grid | None = None
+
+
+@dataclass
+class MoveInfo:
+    decl: ast.Move
+    kind: int
+    names: list[str]
+
+
+@dataclass
+class ChanceInfo:
+    decl: ast.ListedChance | ast.UniformChance
+    id: int  # 1-based; 0 in the state means no chance event is pending
+    probabilities: list[Fraction] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    used: bool = False
+
+
+@dataclass
+class TreeNodeInfo:
+    id: int
+    kind: str  # "max", "min", "chance", "leaf"
+    name: str | None
+    value: Fraction | None
+    children: list[tuple[str, Fraction | None, int]]  # (move text, probability, child id)
+    span: ast.Span
+
+
+@dataclass
+class CheckedGame:
+    """Everything the code generator needs to know about a checked game."""
+
+    program: ast.Start
+    filename: str
+    source: str
+    name: str
+    params: dict[str, object]
+    consts: dict[str, object]
+    players: list[tuple[str, str]]  # (name, "max" | "min") in order of play
+    symbols: dict[str, int]  # every symbol's code; players are 1 and 2
+    vars: dict[str, VarInfo]
+    state_size: int
+    helpers: dict[str, HelperInfo]
+    moves: list[MoveInfo]
+    chances: dict[str, ChanceInfo]
+    terminal: ast.Terminal | None
+    utility: ast.Utility | None
+    bounds: tuple[Fraction, Fraction] | None
+    evaluate: ast.Evaluate | None
+    render: ast.Render | None
+    setup: ast.Setup | None
+    endless: Fraction | int | None  # what endless play is worth to MAX, when declared
+    tree: list[TreeNodeInfo] | None
+    types: dict[int, T.Type]
+    names: dict[int, Resolution]
+    domains: dict[int, DomainInfo]
+    intervals: dict[int, tuple[int, int]]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def has_chance(self) -> bool:
+        if self.tree is not None:
+            return any(node.kind == "chance" for node in self.tree)
+        return bool(self.chances)
+
+    def symbol_name(self, code: int) -> str:
+        for name, value in self.symbols.items():
+            if value == code:
+                return name
+        return str(code)
+
+
+@dataclass(frozen=True)
+class SymbolValue:
+    """A symbol as a constant value at check time."""
+
+    name: str

@@ -1,0 +1,14 @@
+"""How large a game file may make things while it is checked and compiled."""
+
+# Limits: a game file is small, and these keep a hostile or mistaken one from allocating
+# without bound while it is checked and generated. Each is far above what exact search can solve.
+MAX_DIAGNOSTICS = 100
+"""Most problems reported for one file; after that the checker only says there are more."""
+MAX_STATE_VALUES = 10_000
+"""Most values a state holds (a 100 x 100 grid)."""
+MAX_CONSTANT = 10**18
+"""Largest magnitude of a value computed before the game starts (as for literals, 18 digits)."""
+MAX_BLOCK_DEPTH = 40
+"""Deepest nesting of statement blocks (the generated Python must stay within its indent limit)."""
+MAX_LOOP_DEPTH = 12
+"""Most loops nested in one function: a move's parameters plus nested `for` (Python allows 20)."""
