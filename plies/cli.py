@@ -632,6 +632,8 @@ _FEATURES = {
     ast.Again: "extra moves (again)", ast.ListedChance: "chance events",
     ast.UniformChance: "uniform chance events", ast.Evaluate: "a heuristic (evaluate)",
     ast.Render: "custom rendering", ast.Bounds: "declared utility bounds",
+    ast.WhileStmt: "while loops", ast.BreakStmt: "break", ast.ContinueStmt: "continue",
+    ast.Setup: "a set-up position (setup)", ast.Endless: "a value for endless play (endless)",
 }
 
 
@@ -657,8 +659,11 @@ def info(game: GameArgument, param: ParamOption = None,
             events.append(f"{_signature(name, decl.binders)}: uniform")
     nodes = list(walk(program))
     features = sorted({_FEATURES[type(n)] for n in nodes if type(n) in _FEATURES})
-    if any(isinstance(n, ast.Call) and n.function == "line" for n in nodes):
-        features.append("k in a row (line)")
+    calls = {n.function for n in nodes if isinstance(n, ast.Call)}
+    for function, feature in (("line", "k in a row (line)"), ("connects", "connectivity (connects)"),
+                              ("liberties", "liberties"), ("group", "groups (group)")):
+        if function in calls:
+            features.append(feature)
     bounds = model.utility_bounds
     declared = any(isinstance(i, ast.Bounds) for i in program.items)
     data = {

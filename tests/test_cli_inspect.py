@@ -49,6 +49,15 @@ def test_info_describes_piglet():
     assert data["utility_bounds"] == ["-1", "1"]
 
 
+def test_info_lists_the_constructs_a_game_uses():
+    features = {name: json.loads(runner.invoke(app, ["info", name, "--json"]).stdout)["features"]
+                for name in ("hex", "kalah", "othello", "morris3")}
+    assert "connectivity (connects)" in features["hex"]
+    assert "while loops" in features["kalah"] and "extra moves (again)" in features["kalah"]
+    assert "a set-up position (setup)" in features["othello"]
+    assert "a value for endless play (endless)" in features["morris3"]
+
+
 def test_info_infers_the_bounds_of_a_tree():
     result = runner.invoke(app, ["info", "aima_fig5_2"])
     assert "bounds      2..14 (inferred by the checker)" in result.stdout
