@@ -47,6 +47,7 @@ class HelperInfo:
     type: T.Type = T.ERROR
     used: bool = False
     checked: bool = False
+    interval: tuple[int, int] | None = None  # the body's range, for any arguments
 
 
 @dataclass

@@ -114,7 +114,7 @@ class ExpressionChecks:
                 return T.ERROR
             self.names[id(expr)] = Resolution("helper", helper)
             helper.used = True
-            return self.helper_type(helper, expr)
+            return self.helper_call(helper, expr)
         self.error(expr, f"'{name}' is a {kind}, not a value", code="type")
         return T.ERROR
 
@@ -132,6 +132,14 @@ class ExpressionChecks:
             self.check_helper(helper)
         return helper.type
 
+    def helper_call(self, helper: HelperInfo, call: ast.Expr) -> T.Type:
+        """The type of a call of a helper; its range is the body's, which holds for any
+        arguments (the body was checked with parameters of unknown range)."""
+        t = self.helper_type(helper, call)
+        if helper.interval is not None:
+            self.intervals[id(call)] = helper.interval
+        return t
+
     def check_helper(self, helper: HelperInfo) -> None:
         if helper.checked or helper.decl.name in self.checking_helper:
             return
@@ -143,6 +151,7 @@ class ExpressionChecks:
                            code="duplicate")
             self.bind_local(scope, name, t, param)
         helper.type = self.infer(helper.decl.body, scope)
+        helper.interval = self.intervals.get(id(helper.decl.body))
         self.checking_helper.pop()
         helper.checked = True
 
@@ -219,7 +228,7 @@ class ExpressionChecks:
                 if not T.assignable(got, want):
                     self.error(arg, f"argument '{pname}' of '{name}' must be {T.describe(want)}, "
                                     f"not {T.describe(got)}", code="type")
-            return self.helper_type(helper, expr)
+            return self.helper_call(helper, expr)
         if name in DOMAIN_FUNCTIONS:
             self.error(expr, f"{name}(...) is a domain: use it after `in` (move parameters, "
                              "`for`, aggregates)", code="domain")

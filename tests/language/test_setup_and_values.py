@@ -115,6 +115,37 @@ utility score[A] - score[B]
     assert model.solve().value == 0
 
 
+def test_bounds_are_inferred_through_definitions_whatever_their_arguments():
+    text = """game g
+players A max, B min
+state
+  board: grid[2, 3] of {empty, A, B} = empty
+  n: 0..6 = 0
+def stones(p: player) = count r, c in cells(board): board[r, c] == p
+def lead(p: player, q: player) = stones(p) - stones(q)
+move place(r, c) in cells(board) when board[r, c] == empty { board[r, c] = turn  n += 1 }
+terminal n == 6
+utility lead(A, B)
+"""
+    model = load_source(text, "g.game")
+    assert model.utility_bounds == (-6, 6)
+    assert model.solve().value == 0
+
+
+def test_a_definition_of_a_parameter_has_no_inferred_range():
+    text = """game g
+players A max, B min
+state
+  n: 0..3 = 3
+def twice(x: int) = 2 * x
+move take when n > 0 { n -= 1 }
+terminal n == 0
+utility twice(if turn == A then -1 else 1)
+"""
+    model = load_source(text, "g.game")
+    assert model.utility_bounds is None
+
+
 def test_an_empty_domain_is_a_move_never_legal_and_a_game_may_be_over_at_the_start():
     nim = load("nim", heaps=())
     assert nim.is_terminal(nim.initial_state())
