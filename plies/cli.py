@@ -333,7 +333,7 @@ def _result_text(model, solved, moves, depth: int | None = None) -> str:
         if result.depth:
             status += f" (best result of the search to depth {result.depth})"
     else:
-        status = f"not proved: depth-limited to {result.depth} plies"
+        status = f"not proved: depth-limited to {result.depth} {'ply' if result.depth == 1 else 'plies'}"
     lines.append(f"status     {status}")
     lines.append(f"algorithm  {result.algorithm}")
     lines.append("")
@@ -700,7 +700,9 @@ def info(game: GameArgument, param: ParamOption = None,
     else:
         how = "declared" if declared else "inferred by the checker"
         lines.append(f"bounds      {_show_param(bounds[0])}..{_show_param(bounds[1])} ({how})")
-    lines.append(f"heuristic   {'yes' if model.has_evaluation else 'no (depth-limited search values cut positions at 0)'}")
+    neutral = None if model.has_evaluation else _show_param(model.evaluate(model.initial_state()))
+    lines.append("heuristic   " + ("yes" if neutral is None else
+                                   f"no (depth-limited search values cut positions at {neutral})"))
     lines.append("features    " + (", ".join(features) if features else "none"))
     typer.echo("\n".join(lines))
 

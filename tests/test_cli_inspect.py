@@ -68,3 +68,12 @@ def test_perft_on_a_tree_game():
     data = json.loads(runner.invoke(app, ["perft", "aima_fig5_2", "--depth", "2", "--json"]).stdout)
     assert data["counts"] == [1, 3, 9]
     assert data["terminal"] == [0, 0, 9]
+
+
+def test_a_depth_limit_on_a_game_without_a_heuristic_values_cut_positions_inside_the_bounds():
+    # Figure 5.2's leaves are worth 2..14, so the neutral estimate is their middle, 8, not 0
+    # (0 would be outside the bounds the search relies on).
+    result = runner.invoke(app, ["solve", "aima_fig5_2", "--depth", "1"])
+    assert result.exit_code == 0, result.output
+    assert "value      8  (an estimate" in result.stdout
+    assert "depth-limited to 1 ply\n" in result.stdout

@@ -645,11 +645,19 @@ class CodeGenerator:
         self.indent()
         evaluate = self.game.evaluate
         if evaluate is None:
-            self.writeline("return 0  # no heuristic declared")
+            self.writeline(f"return {self.neutral_estimate()}  # no heuristic declared")
         else:
             self.writeline(f"return {self.expr(evaluate.value)}", evaluate.span)
         self.outdent()
         self.blank()
+
+    def neutral_estimate(self) -> str:
+        """What a depth-limited search values a cut-off position at when the game declares no
+        heuristic: 0, or the middle of the utility bounds when 0 lies outside them."""
+        bounds = self.game.bounds
+        if bounds is None or bounds[0] <= 0 <= bounds[1]:
+            return "0"
+        return _literal((bounds[0] + bounds[1]) / 2)
 
     def generate_render(self) -> None:
         """One function per item of ``render``: what ``plies play`` shows of a state."""
@@ -712,7 +720,7 @@ class CodeGenerator:
             "def utility(state):\n    return VALUES[state]",
             "def outcome(state):\n    return VALUES[state]",
             "def chance_outcomes(state):\n    return OUTCOMES[state]",
-            "def evaluate(state):\n    return 0",
+            f"def evaluate(state):\n    return {self.neutral_estimate()}",
             "RENDER = ()",
         ):
             for line in text.split("\n"):
