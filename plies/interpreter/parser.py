@@ -678,6 +678,12 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
     "names use letters, digits and `_`, as in `tic_tac_toe`": [
         "game tic-tac-toe",
     ],
+    "a grid or array type says its size and what it holds, as in "
+    "`grid[3, 3] of {empty, X, O}`, `array[5] of int`": [
+        "game g def f(g: grid) = 1",
+        "game g def f(a: array) = 1",
+        "game g def f(g: grid, r: int) = 1",
+    ],
 }
 
 
