@@ -562,6 +562,39 @@ def validate(
         raise typer.Exit(code=1)
 
 
+@app.command()
+@_reports_errors
+def fmt(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Game files.")],
+    check: Annotated[bool, typer.Option(
+        "--check", help="Change nothing: list the files that would change, and exit 1 if "
+                        "any would.")] = False,
+) -> None:
+    """Lay out game files in the canonical style, in place; comments and meaning are kept."""
+    from plies.formatter import format_file
+    from plies.interpreter.vocabulary import plural
+    for path in files:
+        if not path.is_file():
+            raise UsageError(f"no game file '{path}'")
+    changed = failed = 0
+    for path in files:
+        shown = display_path(path)
+        try:
+            if format_file(path, shown, write=not check):
+                changed += 1
+                typer.echo(f"{'would reformat' if check else 'reformatted'} {shown}")
+        except GameFileError as error:
+            typer.echo(error.render(), err=True)
+            failed += 1
+    same = len(files) - changed - failed
+    if check:
+        typer.echo(f"{plural(changed, 'file')} would be reformatted, {same} already formatted")
+    else:
+        typer.echo(f"{plural(changed, 'file')} reformatted, {same} unchanged")
+    if failed or check and changed:
+        raise typer.Exit(code=1)
+
+
 @app.command(name="compile")
 @_reports_errors
 def compile_game(game: GameArgument, param: ParamOption = None) -> None:

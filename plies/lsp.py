@@ -3,12 +3,13 @@
 The editor sees what ``plies validate`` sees: diagnostics come from the same entry point
 (``validate_source``), with the same spans, codes and hints, as the text is typed. Hover on a
 name shows its declaration and type, go to definition jumps to the declaration, and completion
-offers the keywords, the built-in functions and the names in scope where the cursor is. All of
-it is computed from the text the editor holds, not from the file on disk.
+offers the keywords, the built-in functions and the names in scope where the cursor is, and
+formatting lays the file out as ``plies fmt`` does. All of it is computed from the text the
+editor holds, not from the file on disk.
 
 The first half of this module answers the questions from a game's text and knows nothing of
 the protocol; ``build_server`` wires it into pygls, an optional dependency
-(``pip install 'plies[lsp]'``). There is no formatting: plies has no formatter yet.
+(``pip install 'plies[lsp]'``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from fractions import Fraction
 
 from plies import __version__
 from plies.errors import Diagnostic, GameFileError, PliesError
+from plies.formatter import format_source
 from plies.grammar import lark_parser
 from plies.interpreter import ast
 from plies.interpreter.checked import CheckedGame
@@ -115,6 +117,14 @@ def completions(symbols: Symbols | None, line: int, column: int) -> list[Complet
         items += [Completion(d.name, d.kind, declaration_text(symbols.index, d).splitlines()[0])
                   for d in symbols.index.in_scope(line, column)]
     return items
+
+
+def formatted(source: str, filename: str) -> str | None:
+    """The text as ``plies fmt`` lays it out, or None when it does not parse."""
+    try:
+        return format_source(source, filename)
+    except GameFileError:
+        return None
 
 
 def _domain_usage(name: str) -> str:
@@ -289,6 +299,16 @@ def build_server():
                                       kind=kinds.get(c.kind, types.CompletionItemKind.Variable))
                  for c in completions(symbols, *server_position(document, params.position))]
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def on_formatting(ls, params: types.DocumentFormattingParams):
+        document = server.workspace.get_text_document(params.text_document.uri)
+        text = formatted(document.source, filename(document.uri))
+        if text is None or text == document.source:
+            return []  # nothing to change, or a file that does not parse: its diagnostic says why
+        whole = types.Range(start=types.Position(line=0, character=0),
+                            end=types.Position(line=len(document.lines), character=0))
+        return [types.TextEdit(range=whole, new_text=text)]
 
     return server
 

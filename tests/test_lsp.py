@@ -39,6 +39,8 @@ terminal score[A] == 3 or score[B] == 3
 utility if scor[A] == 3 then 1 else -1
 """
 FIXED = TYPO.replace("if scor[A]", "if score[A]")
+MESSY = FIXED.replace("move point { score[turn] += 1 }", "move point {score[ turn ]+=1}") \
+    .replace("  score:", " score :")
 
 
 def _command() -> list[str]:
@@ -130,7 +132,7 @@ def test_the_server_speaks_the_protocol(client, tmp_path):
                                                  "capabilities": {}})["capabilities"]
     assert capabilities["hoverProvider"] and capabilities["definitionProvider"]
     assert "completionProvider" in capabilities
-    assert "documentFormattingProvider" not in capabilities  # plies has no formatter yet
+    assert capabilities["documentFormattingProvider"]
     client.notify("initialized", {})
 
     # an erroneous file: the diagnostic validate gives, with its range and hint
@@ -171,6 +173,18 @@ def test_the_server_speaks_the_protocol(client, tmp_path):
     assert {"move", "terminal", "utility", "turn", "line", "indices"} <= labels.keys()
     assert {"score", "point", "A", "B"} <= labels.keys()
     assert labels["score"]["detail"] == "score: array[player] of 0..3 = 0"
+
+    # formatting: nothing to change in a tidy file; one edit, the whole text, in a messy one
+    options = {"tabSize": 2, "insertSpaces": True}
+    assert client.request("textDocument/formatting",
+                          {"textDocument": document, "options": options}) == []
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                             "contentChanges": [{"text": MESSY}]})
+    client.diagnostics()
+    [edit] = client.request("textDocument/formatting",
+                            {"textDocument": document, "options": options})
+    assert edit == {"range": {"start": _at(0, 0), "end": _at(MESSY.count("\n"), 0)},
+                    "newText": FIXED}
 
     # closing the file clears its diagnostics; shutting down ends the process cleanly
     client.notify("textDocument/didClose", {"textDocument": document})

@@ -13,7 +13,7 @@ from functools import cache
 from lark import Lark
 
 DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
-                "bounds", "evaluate", "render", "setup", "endless", "tree")
+                "bounds", "evaluate", "render", "setup", "endless", "tree", "test")
 """The keywords that begin a declaration at the top level of a game file."""
 
 

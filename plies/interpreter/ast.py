@@ -607,9 +607,108 @@ class Tree(Node):
     root: TreeNode
 
 
+# ---- rule tests ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class NumberArg(Node):
+    """A whole-number argument of a move text: ``-1`` in ``jump(-1)``."""
+
+    minus: str | None
+    value: int
+
+    @property
+    def text(self) -> str:
+        return f"-{self.value}" if self.minus else str(self.value)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class NameArg(Node):
+    """A symbol or player argument of a move text: ``red`` in ``paint(red)``."""
+
+    name: str
+
+    @property
+    def text(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class MoveText(Node):
+    """A move (or chance outcome) as ``--from`` writes it: ``place(1,2)``, ``hold``."""
+
+    name: str
+    args: tuple[NumberArg | NameArg, ...] | None
+
+    @property
+    def text(self) -> str:
+        if self.args is None:
+            return self.name
+        return f"{self.name}({','.join(arg.text for arg in self.args)})"
+
+
+class Check(Node):
+    """Base of what a rule test checks."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class MoveCount(Check):
+    """``moves 8``: how many legal moves (or chance outcomes) there are."""
+
+    count: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class MoveList(Check):
+    """``moves take(1) take(2)``: exactly these legal moves, in this order."""
+
+    moves: tuple[MoveText, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class TerminalCheck(Check):
+    """``terminal true``: whether the game is over."""
+
+    expected: BoolLiteral
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class UtilityCheck(Check):
+    """``utility -1``: the position is over and worth this to MAX."""
+
+    value: Number
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class PerftCheck(Check):
+    """``perft 2 = 72``: positions reached after exactly ``depth`` moves."""
+
+    depth: int
+    count: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ValueCheck(Check):
+    """``value 1/7``: the solved value, as ``plies solve`` finds it."""
+
+    value: Number
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class GameTest(Node):
+    """``test "name" with p = v after m1 m2 { checks }``: what must hold after the moves."""
+
+    name: str
+    params: tuple[GameParam, ...] | None
+    moves: tuple[MoveText, ...] | None
+    checks: tuple[Check, ...]
+
+
 Item = (
     Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
-    | Utility | Bounds | Evaluate | Render | Setup | Endless | Tree
+    | Utility | Bounds | Evaluate | Render | Setup | Endless | Tree | GameTest
 )
 
 
@@ -622,7 +721,8 @@ class Start(Node):
 
 
 LIST_RULES = frozenset(
-    {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if"}
+    {"game_params", "typed_params", "binder_list", "block", "names", "args", "else_if",
+     "test_params", "test_moves", "move_args"}
 )
 WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function"})
 

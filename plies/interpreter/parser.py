@@ -342,6 +342,8 @@ class _Builder(Transformer_NonRecursive):
             if len(token) > MAX_LITERAL_DIGITS:
                 raise _TooLong(token)
             return int(token)
+        if token.type == "STRING":  # a test's name: the text between the quotes
+            return str(token)[1:-1]
         return str(token)
 
     def __default__(self, data, children, meta):
@@ -466,6 +468,9 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str, filename: str,
     if isinstance(error, UnexpectedCharacters):
         return _character_diagnostic(error, text, filename, line, column)
     token = getattr(error, "token", None)
+    if token is not None and token.type == "STRING":  # only a test's name is in quotes
+        return _diag(filename, line, column, line, column + 1, "unexpected character '\"'",
+                     _CHARACTER_HINTS['"'])
     expected = _parser_expects(error)
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
     if at_end and tracker.stack:
