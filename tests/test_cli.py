@@ -189,7 +189,7 @@ def test_runtime_failure_is_reported_at_the_game_line_with_the_moves(tmp_path):
         "utility 6 div (2 - n)\n")
     result = run("solve", str(game))
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == f"{game}:7:1: error: division by zero (div)"
+    assert result.stderr.splitlines()[0] == f"{game}:7:9: error: division by zero (div)"
     assert "moves from the start: step step" in result.stderr
     assert "Traceback" not in result.output
 

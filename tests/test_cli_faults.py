@@ -149,9 +149,9 @@ def test_a_failing_terminal_test_at_the_start_of_play(games):
         STEPS.replace("terminal n == 0", "terminal 6 div (n - 5) > 0").replace("{more}", ""))
     result = run("play", "steps.game", input="step\n")
     assert result.exit_code == 1
-    # As for solve, a failing terminal test is placed at the whole `terminal` line.
+    # As for solve, a failing terminal test is placed at the expression that fails.
     assert result.stderr.rstrip("\n") == steps_fault(
-        6, 1, "terminal 6 div (n - 5) > 0", "^" * 26, "(none: the initial state)")
+        6, 10, "terminal 6 div (n - 5) > 0", "^" * 13, "(none: the initial state)")
     assert result.stderr == run("solve", "steps.game").stderr
 
 
@@ -165,7 +165,7 @@ def test_a_failing_rule_met_by_the_solvers_judgement_during_play(games):
     assert result.exit_code == 1
     assert "move (number or text; hint, undo, help, quit)> step\n" in result.stdout
     assert result.stderr.rstrip("\n") == steps_fault(
-        6, 1, "terminal n == 0 or 6 div (n - 2) > 9", "^" * 36, "step step step")
+        6, 20, "terminal n == 0 or 6 div (n - 2) > 9", "^" * 13, "step step step")
 
 
 def test_a_failing_move_judged_during_play(games):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.interpreter import ast
@@ -33,6 +33,8 @@ UNROLL_CHARACTERS = 20_000
 INLINE_BUDGET = 2_000
 """Most definition bodies written in place in one game; past it, definitions are called (a
 chain of definitions each using the one before twice would otherwise double at each step)."""
+FRAGMENT_CHARACTERS = 2_000
+"""Longest expression code kept in the line map (a failure in a longer one points at its line)."""
 
 
 @dataclass
@@ -42,6 +44,9 @@ class GeneratedCode:
     source: str
     spans: list[ast.Span | None]
     filename: str
+    fragments: dict[str, list[ast.Span]] = field(default_factory=dict)
+    """The code of every expression written, with the game-file spans it came from: a failure
+    inside a line is placed at the smallest expression of the line that holds it."""
 
 
 def generate(game: CheckedGame) -> GeneratedCode:
@@ -49,7 +54,7 @@ def generate(game: CheckedGame) -> GeneratedCode:
     generator = CodeGenerator(game)
     generator.generate()
     return GeneratedCode("\n".join(generator.lines) + "\n", generator.spans,
-                         f"<plies {game.filename}>")
+                         f"<plies {game.filename}>", generator.fragments)
 
 
 class CodeGenerator:
@@ -59,6 +64,7 @@ class CodeGenerator:
         self.game = game
         self.lines: list[str] = []
         self.spans: list[ast.Span | None] = []
+        self.fragments: dict[str, list[ast.Span]] = {}  # an expression's code -> its spans
         self.level = 0
         self.span: ast.Span | None = None
         self.line_functions: dict[tuple[str, int, int], str] = {}
@@ -730,8 +736,13 @@ class CodeGenerator:
     # -- expressions --
 
     def expr(self, node: ast.Expr) -> str:
-        """The Python source of an expression."""
-        return getattr(self, "visit_" + type(node).__name__)(node)
+        """The Python source of an expression (remembered with its span for the line map)."""
+        code = getattr(self, "visit_" + type(node).__name__)(node)
+        if len(code) <= FRAGMENT_CHARACTERS:
+            spans = self.fragments.setdefault(code, [])
+            if node.span not in spans:
+                spans.append(node.span)
+        return code
 
     def visit_IntLiteral(self, node: ast.IntLiteral) -> str:
         return str(node.value)

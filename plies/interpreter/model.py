@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
+from plies.interpreter import ast
 from plies.interpreter.checked import CheckedGame
 from plies.interpreter.compiler import GeneratedCode
 from plies.interpreter.runtime import RUNTIME, GameFault, Move
@@ -208,7 +209,7 @@ class GameModel:
 
         ``before`` are the moves (texts) that led to the search's root.
         """
-        lineno, function = self._generated_line(error)
+        lineno, function, columns = self._generated_line(error)
         if lineno is None:
             return None
         path = solvers.path_to_failure(error.__traceback__)
@@ -221,8 +222,9 @@ class GameModel:
                 # SUCCESSORS builds a child in one line spanning the whole move; RESULT's
                 # effect fails at the statement itself.
                 error = replayed
-                lineno, function = self._generated_line(error)
+                lineno, function, columns = self._generated_line(error)
         span = self.code.spans[lineno - 1] if lineno - 1 < len(self.code.spans) else None
+        span = self._failing_expression(lineno, columns, span) or span
         message = str(error) if isinstance(error, GameFault) else _describe(error)
         line, column = (span.line, span.column) if span else (1, 1)
         end_line, end_column = (span.end_line, span.end_column) if span else (1, 2)
@@ -232,15 +234,35 @@ class GameModel:
             moves.append(str(applying))  # the failure happened while playing this move
         return GameRuntimeError(diagnostic, moves, self.checked.source)
 
-    def _generated_line(self, error: BaseException) -> tuple[int | None, str | None]:
-        """The innermost line of generated code in ``error``'s traceback, and its function."""
+    def _generated_line(self, error: BaseException) -> tuple[int | None, str | None, tuple]:
+        """The innermost line of generated code in ``error``'s traceback, its function, and
+        the columns of the failing operation in that line (None when Python does not say)."""
         tb = error.__traceback__
-        lineno = function = None
+        lineno = function = columns = None
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.code.filename:
-                lineno, function = tb.tb_lineno, tb.tb_frame.f_code.co_name
+            code = tb.tb_frame.f_code
+            if code.co_filename == self.code.filename:
+                lineno, function = tb.tb_lineno, code.co_name
+                positions = list(code.co_positions())
+                where = positions[tb.tb_lasti // 2] if tb.tb_lasti // 2 < len(positions) else None
+                columns = where[2:] if where and where[0] == where[1] == lineno else None
             tb = tb.tb_next
-        return lineno, function
+        return lineno, function, columns
+
+    def _failing_expression(self, lineno: int, columns, within: ast.Span | None):
+        """The game-file span of the smallest expression written in the line that holds the
+        failing operation, inside the line's own span; None when the line map cannot tell."""
+        if columns is None or None in columns or within is None:
+            return None
+        line = self.code.source.split("\n")[lineno - 1]
+        failing = line[columns[0]:columns[1]]
+        if not failing:
+            return None
+        holding = [(len(code), span) for code, spans in self.code.fragments.items()
+                   if failing in code and code in line for span in spans
+                   if (within.line, within.column) <= (span.line, span.column)
+                   and (span.end_line, span.end_column) <= (within.end_line, within.end_column)]
+        return min(holding, key=lambda item: item[0])[1] if holding else None
 
     def _failing_move(self, state):
         """The first move whose RESULT fails in ``state``, and the exception it raises.
