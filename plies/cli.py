@@ -595,6 +595,24 @@ def fmt(
         raise typer.Exit(code=1)
 
 
+@app.command(name="test")
+@_reports_errors
+def run_tests(
+    files: Annotated[list[str], typer.Argument(
+        metavar="GAME...", help="Game files (or shipped games' names).")],
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="A line per test instead of a mark.")] = False,
+    max_nodes: Annotated[int, typer.Option(
+        "--max-nodes", min=1, help="Most positions a perft count, or nodes a value search, "
+                                   "may take in one check.")] = 10_000_000,
+) -> None:
+    """Run the `test` blocks of game files: moves, terminal, utility, perft, value."""
+    from plies.testing import run_files
+    paths = [find_game(name) for name in files]
+    if not run_files(paths, typer.echo, verbose=verbose, max_nodes=max_nodes):
+        raise typer.Exit(code=1)
+
+
 @app.command(name="compile")
 @_reports_errors
 def compile_game(game: GameArgument, param: ParamOption = None) -> None:

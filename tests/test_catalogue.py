@@ -20,7 +20,7 @@ import pytest
 from plies.interpreter.loader import parse_param, validate_source
 
 CATALOGUE = Path(__file__).parent / "catalogue"
-CASES = sorted(CATALOGUE.glob("*.game"))
+CASES = sorted(CATALOGUE.glob("*.game"), key=lambda path: int(path.name.split("_")[0]))
 EXPECT = re.compile(r"# expect: (\d+):(\d+) (error|warning) ([a-z-]+) (.+)")
 
 
@@ -46,8 +46,8 @@ def _first(diagnostics):
 def test_the_catalogue_is_large_and_named_by_number():
     assert len(CASES) >= 45
     for path in CASES:
-        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.game", path.name), path.name
-    numbers = [int(path.name[:2]) for path in CASES]
+        assert re.fullmatch(r"\d\d\d?_[a-z0-9_]+\.game", path.name), path.name
+    numbers = [int(path.name.split("_")[0]) for path in CASES]
     assert numbers == list(range(1, len(CASES) + 1))
 
 

@@ -560,6 +560,7 @@ CATALOGUE = {
     "player listed moves first)": COUNTDOWN + "\nsetup { again }\n",
     "a player and the symbol empty are never equal":
         GAMES["tictactoe"].replace("when board[r, c] == empty", "when turn != empty"),
+    "test 't' checks nothing": COUNTDOWN + '\ntest "t" { }\n',
 }
 
 

@@ -118,6 +118,7 @@ class CheckedGame:
     domains: dict[int, DomainInfo]
     intervals: dict[int, tuple[int, int]]
     diagnostics: list[Diagnostic]
+    tests: list = field(default_factory=list)  # the `test` blocks, as rule_tests.RuleTest
 
     @property
     def has_chance(self) -> bool:

@@ -25,6 +25,7 @@ from plies.interpreter.constants import (
     ConstantChecks, NotConstant, normal, number, show_value, too_large, type_of_value, value_kind)
 from plies.interpreter.expressions import ExpressionChecks
 from plies.interpreter.limits import MAX_CONSTANT, MAX_DIAGNOSTICS, MAX_STATE_VALUES
+from plies.interpreter.rule_tests import RuleTestChecks
 from plies.interpreter.statements import StatementChecks
 from plies.interpreter.vocabulary import BUILTINS, DOMAIN_FUNCTIONS, EXPRESSION_KEYWORDS
 
@@ -51,7 +52,7 @@ def check(program: ast.Start, params: dict[str, object] | None = None, *,
     return game
 
 
-class Checker(ConstantChecks, ExpressionChecks, StatementChecks):
+class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks):
     """Walks the AST once per concern; collects diagnostics instead of stopping at the first."""
 
     def __init__(self, program: ast.Start, params: dict[str, object], filename: str, source: str):
@@ -188,6 +189,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks):
                 self.infer(item, {})
         bounds = self.check_bounds(bounds_decl) if bounds_decl else \
             self.inferred_bounds(utility, tree)
+        tests = self.check_rule_tests(by_type.get(ast.GameTest, []), tree)
         self.warn_unused()
         return CheckedGame(
             program=self.program, filename=self.filename, source=self.source,
@@ -196,7 +198,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks):
             state_size=offset, helpers=self.helpers, moves=self.moves, chances=self.chances,
             terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
             setup=setup, endless=endless, tree=tree, types=self.types, names=self.names, domains=self.domains,
-            intervals=self.intervals, diagnostics=self.diagnostics)
+            intervals=self.intervals, diagnostics=self.diagnostics, tests=tests)
 
     def single(self, by_type, cls):
         found = by_type.get(cls, [])

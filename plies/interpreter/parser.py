@@ -580,6 +580,9 @@ def _character_diagnostic(error: UnexpectedCharacters, text: str, filename: str,
         message += f" (U+{code:04X})"
         hint = "names use the letters A-Z and a-z, digits and _"
     hint = _CHARACTER_HINTS.get(char, hint)
+    if char == '"' and re.search(r"\btest\s*$", text[max(0, position - 30):position]):
+        message = "the name of this test has no closing '\"' on its line"
+        hint = 'a test is named in double quotes on one line: test "centre first" { ... }'
     if char == ".":
         before = re.search(r"[0-9]+$", text[max(0, position - 30):position])
         after = re.match(r"[0-9]+", text[position + 1:position + 31])
@@ -682,6 +685,20 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
     ],
     "names use letters, digits and `_`, as in `tic_tac_toe`": [
         "game tic-tac-toe",
+    ],
+    "a test checks `moves N` or `moves m1 m2 ...`, `terminal true` or `false`, `utility V`, "
+    "`perft DEPTH = N` and `value V`": [
+        'game g test "t" { legal 8 }',
+        'game g test "t" { moves 8 legal 8 }',
+        'game g test "t" { moves a legal 8 }',
+        'game g test "t" { terminal true legal 8 }',
+        'game g test "t" { value 1 legal 8 }',
+    ],
+    "a move in a test is written as --from writes it: place(1,2), hold, paint(red)": [
+        'game g test "t" after place(1,,1) { }',
+        'game g test "t" after place(1 1) { }',
+        'game g test "t" after place(,1) { }',
+        'game g test "t" after place(1,) { }',
     ],
     "a grid or array type says its size and what it holds, as in "
     "`grid[3, 3] of {empty, X, O}`, `array[5] of int`": [
