@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,12 +25,17 @@ from fractions import Fraction
 from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
+from plies.interpreter.runtime import MAX_DOMAIN_VALUES, MAX_MAGNITUDE
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines, small fixed domains)."""
 UNROLL_CHARACTERS = 20_000
 """Longest unrolled aggregate, in characters of Python; nested ones past it become loops."""
+UNCOUNTED_ROUNDS = 1_000
+"""Most loop rounds a piece of generated code may run (counting enclosing loops) without counting
+them as work for the search's limits (``charged``): small fixed loops cost nothing extra."""
+WHILE_ROUNDS_COUNTED = 1024
+"""A `while` loop counts its rounds as work this many at a time (a power of two)."""
 INLINE_BUDGET = 2_000
 """Most definition bodies written in place in one game; past it, definitions are called (a
 chain of definitions each using the one before twice would otherwise double at each step)."""
@@ -75,6 +81,7 @@ class CodeGenerator:
         self.env: dict[str, str] = {}
         self.turn_flags = False  # the effect being written tracks `again` at run time
         self.inline_budget = INLINE_BUDGET
+        self.repeats = 1  # how many times the code being written may run per call (its loops)
         self.chance_slot = 1 if game.chances else None
 
     # -- writing helpers --
@@ -264,13 +271,15 @@ class CodeGenerator:
             args = ", ".join(f"v_{n}" for n in move.names)
             made = f"MOVES_{move.kind}[({args},)]" if move.names else f"MOVES_{move.kind}[()]"
             child = f"effect_{move.kind}(state{''.join(', v_' + n for n in move.names)})"
-            self.append_move(decl, made, child if pairs else None)
+            with self.repeating(self.binders_size(decl.binders)):
+                self.append_move(decl, made, child if pairs else None)
             self.level -= depth
             return
-        for i, values in enumerate(arguments):
-            with self.binding(move.names, values):
-                child = self.child_code(move, values) if pairs else None
-                self.append_move(decl, f"ALL_MOVES_{move.kind}[{i}]", child)
+        with self.repeating(len(arguments)):  # each written out: their loops add up
+            for i, values in enumerate(arguments):
+                with self.binding(move.names, values):
+                    child = self.child_code(move, values) if pairs else None
+                    self.append_move(decl, f"ALL_MOVES_{move.kind}[{i}]", child)
 
     def append_move(self, decl: ast.Move, made: str, child: str | None) -> None:
         item = f"({made}, {child})" if child is not None else made
@@ -351,6 +360,8 @@ class CodeGenerator:
                 value = f"(state[{slot}] {stmt.op[0]} {self.expr(stmt.value)})"
                 if info.lo is not None and info.hi is not None:
                     value = f"check_range({value}, {info.lo}, {info.hi}, '{target.name}')"
+                else:
+                    value = self.bounded_update(stmt, value)
             else:
                 value = self.checked_value(stmt.value, info, target.name)
             reads = _STATE_READ.findall(value)
@@ -373,14 +384,24 @@ class CodeGenerator:
             return 0
         if binders.domain is not None:
             names = ", ".join(f"v_{b.name}" for b in binders.items)
-            self.writeline(f"for {names} in {self.domain(binders.domain, [b.name for b in binders.items])}:",
+            self.writeline(f"for {names} in {self.loop_domain(binders.domain, [b.name for b in binders.items])}:",
                            binders.span)
             self.indent()
             return 1
-        for b in binders.items:
-            self.writeline(f"for v_{b.name} in {self.domain(b.domain, [b.name])}:", b.span)
-            self.indent()
+        with self.repeating(1):
+            for b in binders.items:  # each level runs once per round of the ones around it
+                self.writeline(f"for v_{b.name} in {self.loop_domain(b.domain, [b.name])}:", b.span)
+                self.indent()
+                self.repeats *= self.domain_size(b.domain)
         return len(binders.items)
+
+    def binders_size(self, binders: ast.Binders | None) -> int:
+        """How many argument tuples a move's parameters can take at most (its loops' rounds)."""
+        if binders is None:
+            return 1
+        if binders.domain is not None:
+            return self.domain_size(binders.domain)
+        return math.prod(self.domain_size(b.domain) for b in binders.items)
 
     # -- effects --
 
@@ -429,7 +450,7 @@ class CodeGenerator:
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
         if self.is_local(stmt.target):
-            self.writeline(f"v_{stmt.target.name} = {self.expr(stmt.value)}", stmt.span)
+            self.writeline(f"v_{stmt.target.name} = {self.stored(stmt.value)}", stmt.span)
             return
         info = self.game.vars[stmt.target.name]
         if stmt.target.first is None and isinstance(info.type, (T.Array, T.Grid)):
@@ -439,6 +460,8 @@ class CodeGenerator:
             if info.lo is not None and info.hi is not None:
                 value = (f"[check_range(x, {info.lo}, {info.hi}, '{stmt.target.name}') "
                          f"for x in {value}]")
+            elif _is_number(info.type):
+                value = f"[bounded(x) for x in {value}]"
             self.writeline(f"s[{info.offset}:{info.offset + info.slots}] = {value}", stmt.span)
             return
         slot, info = self.target_slot(stmt.target)
@@ -453,14 +476,24 @@ class CodeGenerator:
     def stmt_Update(self, stmt: ast.Update) -> None:
         if self.is_local(stmt.target):
             name = f"v_{stmt.target.name}"
-            self.writeline(f"{name} = ({name} {stmt.op[0]} {self.expr(stmt.value)})", stmt.span)
+            value = f"({name} {stmt.op[0]} {self.expr(stmt.value)})"
+            self.writeline(f"{name} = {self.bounded_update(stmt, value)}", stmt.span)
             return
         slot, info = self.target_slot(stmt.target)
         op = stmt.op[0]
         value = f"(s[{slot}] {op} {self.expr(stmt.value)})"
         if info.lo is not None and info.hi is not None:
             value = f"check_range({value}, {info.lo}, {info.hi}, '{stmt.target.name}')"
+        else:
+            value = self.bounded_update(stmt, value)
         self.writeline(f"s[{slot}] = {value}", stmt.span)
+
+    def bounded_update(self, stmt: ast.Update, code: str) -> str:
+        """``code`` of an update of an `int`, checked to stay within ``MAX_MAGNITUDE`` when it
+        could grow fast (``x *= x``, ``x += x``; see ``stored``)."""
+        if stmt.op[0] in "+-" and self.within_magnitude(stmt.value):
+            return code
+        return f"bounded{code}"
 
     def checked_value(self, value: ast.Expr, info: VarInfo, name: str) -> str:
         code = self.expr(value)
@@ -468,7 +501,31 @@ class CodeGenerator:
             interval = self.game.intervals.get(id(value))
             if interval is None or interval[0] < info.lo or interval[1] > info.hi:
                 return f"check_range({code}, {info.lo}, {info.hi}, '{name}')"
-        return code
+            return code
+        return self.stored(value, code)
+
+    def stored(self, value: ast.Expr, code: str | None = None) -> str:
+        """The code of a number being stored (in the state or a `let` variable), checked to stay
+        within ``MAX_MAGNITUDE`` unless the checker knows it does: values only grow without
+        end when a loop or the moves store them again and again, as in ``x = x * x``."""
+        code = self.expr(value) if code is None else code
+        if not isinstance(self.game.types.get(id(value)), T.Number) or self.within_magnitude(value):
+            return code
+        return f"bounded({code})"
+
+    def within_magnitude(self, node: ast.Expr) -> bool:
+        """True when the expression is known to stay within ``MAX_MAGNITUDE``: by the checker's
+        interval, or as ``a mod b``, ``a div b``, ``abs``, ``min`` or ``max`` of such parts."""
+        interval = self.game.intervals.get(id(node))
+        if interval is not None:
+            return -MAX_MAGNITUDE <= interval[0] and interval[1] <= MAX_MAGNITUDE
+        if isinstance(node, ast.Binary) and node.op in ("mod", "div"):
+            return self.within_magnitude(node.right if node.op == "mod" else node.left)
+        if isinstance(node, ast.Negate):
+            return self.within_magnitude(node.operand)
+        if isinstance(node, ast.Call) and node.function in ("abs", "min", "max"):
+            return all(self.within_magnitude(arg) for arg in node.args or ())
+        return False
 
     def target_slot(self, target: ast.Target) -> tuple[str, VarInfo]:
         info = self.game.vars[target.name]
@@ -494,20 +551,26 @@ class CodeGenerator:
 
     def stmt_ForStmt(self, stmt: ast.ForStmt) -> None:
         names = ", ".join(f"v_{n}" for n in stmt.names)
-        self.writeline(f"for {names} in {self.domain(stmt.domain, stmt.names)}:", stmt.span)
+        self.writeline(f"for {names} in {self.loop_domain(stmt.domain, stmt.names)}:", stmt.span)
         self.indent()
-        self.block(stmt.body)
+        with self.repeating(self.domain_size(stmt.domain)):
+            self.block(stmt.body)
         self.outdent()
 
     def stmt_WhileStmt(self, stmt: ast.WhileStmt) -> None:
         """A bounded loop: Python's for-else over the step budget, so `break` needs nothing."""
         self.writeline("for step in LOOP_BUDGET:  # while, within its step budget", stmt.span)
         self.indent()
-        self.writeline(f"if not {self.expr(stmt.condition)}:", stmt.condition.span)
-        self.indent()
-        self.writeline("break")
-        self.outdent()
-        self.block(stmt.body)
+        with self.repeating(WHILE_ROUNDS_COUNTED):  # rounds between two counts of work
+            self.writeline(f"if not {self.expr(stmt.condition)}:", stmt.condition.span)
+            self.indent()
+            self.writeline("break")
+            self.outdent()
+            self.writeline(f"if step & {WHILE_ROUNDS_COUNTED - 1} == {WHILE_ROUNDS_COUNTED - 1}:")
+            self.indent()
+            self.writeline(f"count_work({WHILE_ROUNDS_COUNTED})  # for the search's limits")
+            self.outdent()
+            self.block(stmt.body)
         self.outdent()
         self.writeline("else:", stmt.span)
         self.indent()
@@ -521,7 +584,7 @@ class CodeGenerator:
         self.writeline("continue", stmt.span)
 
     def stmt_LetStmt(self, stmt: ast.LetStmt) -> None:
-        self.writeline(f"v_{stmt.name} = {self.expr(stmt.value)}", stmt.span)
+        self.writeline(f"v_{stmt.name} = {self.stored(stmt.value)}", stmt.span)
 
     def stmt_Again(self, stmt: ast.Again) -> None:
         if self.turn_flags:
@@ -959,8 +1022,8 @@ class CodeGenerator:
         if unrolled is not None:
             return unrolled
         names = ", ".join(f"v_{n}" for n in node.names)
-        loop = f"for {names} in {self.domain(node.domain, node.names)}"
-        with self.shadowing(node.names):
+        loop = f"for {names} in {self.loop_domain(node.domain, node.names)}"
+        with self.shadowing(node.names), self.repeating(self.domain_size(node.domain)):
             body = self.expr(node.body)
         if node.kind == "count":
             return f"sum(1 {loop} if {body})"
@@ -975,7 +1038,8 @@ class CodeGenerator:
             return None
         bodies, size = [], 0
         for value in values:
-            with self.binding(node.names, value if len(node.names) > 1 else (value,)):
+            with self.binding(node.names, value if len(node.names) > 1 else (value,)), \
+                    self.repeating(len(values)):  # every copy runs: their loops add up
                 bodies.append(self.expr(node.body))
             size += len(bodies[-1])
             if size > UNROLL_CHARACTERS:
@@ -1012,6 +1076,16 @@ class CodeGenerator:
             self.env = saved
 
     @contextlib.contextmanager
+    def repeating(self, rounds: int):
+        """While code is written that runs ``rounds`` times each time the code around it does."""
+        saved = self.repeats
+        self.repeats = saved * rounds
+        try:
+            yield
+        finally:
+            self.repeats = saved
+
+    @contextlib.contextmanager
     def shadowing(self, names):
         """Inside a Python-level binding of ``names`` (lambda, generator), they are not known."""
         saved = self.env
@@ -1021,12 +1095,38 @@ class CodeGenerator:
         finally:
             self.env = saved
 
+    def loop_domain(self, domain: ast.Domain, names) -> str:
+        """The domain of a loop being written, counted as work for the search's limits
+        (``charged``) unless the loop is small and fixed, with the loops around it."""
+        code = self.domain(domain, names)
+        if self.repeats * self.domain_size(domain) <= UNCOUNTED_ROUNDS:
+            return code
+        return f"charged({code})"
+
+    def domain_size(self, domain: ast.Domain) -> int:
+        """The most values the domain can have."""
+        info = self.game.domains[id(domain)]
+        if info.static is not None:
+            return len(info.static)
+        if isinstance(domain, ast.RangeDomain):
+            ends = self.game.intervals.get(id(domain.lo)), self.game.intervals.get(id(domain.hi))
+            if None in ends:
+                return MAX_DOMAIN_VALUES
+            return max(0, min(ends[1][1] - ends[0][0] + 1, MAX_DOMAIN_VALUES))
+        if info.grid is not None:  # the cells of a grid, or a group of them
+            return info.grid.rows * info.grid.cols
+        kind = self.game.types.get(id(domain.expr))
+        return kind.length if isinstance(kind, T.Array) else MAX_DOMAIN_VALUES
+
     def domain(self, domain: ast.Domain, names) -> str:
         """A Python iterable over the domain's values, in the declared order."""
         info = self.game.domains[id(domain)]
         if info.static is not None:
             values = tuple(self.encode(v) for v in info.static)
             code = _literal(values) if values else "()"
+            if len(values) > UNROLL_LIMIT and type(values[0]) is int \
+                    and values == tuple(range(values[0], values[-1] + 1)):
+                code = f"range({values[0]}, {values[-1] + 1})"  # not thousands of literals
             if domain.order_key is None or info.ordered:
                 return code
         elif isinstance(domain, ast.RangeDomain):
@@ -1220,3 +1320,10 @@ def _fraction(value) -> str:
 def _show(value) -> str:
     from plies.interpreter.constants import show_value
     return show_value(value)
+
+
+def _is_number(kind: T.Type) -> bool:
+    """True for a number type, or an array or grid of numbers."""
+    while isinstance(kind, (T.Array, T.Grid)):
+        kind = kind.element
+    return isinstance(kind, T.Number)

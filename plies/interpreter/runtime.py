@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from plies.solvers.limits import count_work
+
 
 class Move:
     """A move (or a chance outcome): a name and integer arguments, shown as ``place(1,2)``.
@@ -143,6 +145,31 @@ def maximum(values):
     return max(values)
 
 
+MAX_MAGNITUDE = 10**18
+"""Largest magnitude of a number a game stores (its literals have at most 18 digits)."""
+
+
+def bounded(value):
+    """``value`` if it lies within ``-MAX_MAGNITUDE..MAX_MAGNITUDE`` (and a fraction's
+    denominator within ``MAX_MAGNITUDE``), else a GameFault: a rule like ``x *= x`` in a loop
+    would otherwise build numbers of millions of digits."""
+    if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE and value.denominator <= MAX_MAGNITUDE:
+        return value
+    shown = _text(value) if value.denominator == 1 else f"a fraction over {_text(value.denominator)}"
+    raise GameFault(f"a number would become {shown}, past 10^18: a game's numbers lie "
+                    "within -10^18..10^18")
+
+
+def charged(values):
+    """``values`` (a loop's domain), after counting a unit of work for each of them.
+
+    The compiler wraps every domain that is not small and fixed in it, so that a search's
+    limits hold inside one position whose rules loop for long (``count_work``).
+    """
+    count_work(len(values))
+    return values
+
+
 MAX_LOOP_STEPS = 100_000
 """Most rounds one `while` loop may run each time it is reached; past that it is a GameFault."""
 LOOP_BUDGET = range(MAX_LOOP_STEPS)
@@ -239,6 +266,9 @@ RUNTIME = {
     "uniform": uniform,
     "line_scan": line_scan,
     "LOOP_BUDGET": LOOP_BUDGET,
+    "bounded": bounded,
+    "count_work": count_work,
+    "charged": charged,
     "loop_overrun": loop_overrun,
     "connects": connects,
     "liberties": liberties,

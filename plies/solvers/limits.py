@@ -9,6 +9,12 @@ A search keeps a node counter and a threshold ``next_check``. Each node does::
 ``check`` is the slow path: it raises ``SearchStopped`` when a limit is reached, calls the
 progress callback about every quarter of a second, and returns the next threshold. Reading the
 clock only every few thousand nodes keeps the limits free when the search is fast.
+
+One position can cost more than millions of cheap ones (a rule that loops over 1..10000 three
+times nested), so node counts alone cannot keep a limit. A game whose rules loop counts that work
+itself with ``count_work``; about every ``CHECK_SECONDS`` the limits of the running search then
+read the clock, count ``WORK_PER_NODE`` units as one node against ``max_nodes``, and raise
+``SearchStopped`` from inside the game's code, which the search catches as it catches Ctrl-C.
 """
 
 from __future__ import annotations
@@ -25,6 +31,14 @@ REPORT_SECONDS = 0.25
 """How often the progress callback is called."""
 CHECK_SECONDS = 0.02
 """Roughly how often the clock is read; the node interval adapts to the game's speed."""
+WORK_PER_NODE = 100_000
+"""Units of work (loop rounds in a game's rules) that count as one node for ``max_nodes``: far
+more than any shipped game does per position, so only a position that loops for long stops a
+search before its node count does."""
+WORK_INTERVAL = 10_000
+"""Units of work between the first reports; later intervals adapt to aim at ``CHECK_SECONDS``."""
+UNWATCHED_INTERVAL = 1 << 30
+"""The interval given back when no limit watches the work: the report costs nothing then."""
 
 
 class SearchStopped(Exception):
@@ -78,6 +92,10 @@ class Limits:
         self.interval = 64
         self.last_nodes = 0
         self.last_time = self.started
+        self.work = 0
+        self.searcher: tuple[int, object] | None = None  # the frame of the search, by identity
+        self.work_interval = WORK_INTERVAL
+        self.last_work_time = self.started
 
     @property
     def limited(self) -> bool:
@@ -89,7 +107,15 @@ class Limits:
         return perf_counter() - self.started
 
     def first_check(self) -> int:
-        """The first threshold for a node counter starting at 0."""
+        """The first threshold for a node counter starting at 0.
+
+        Called as a search starts: from then on, the work that game code counts
+        (``count_work``) is checked against these limits.
+        """
+        global _watching, _work_given, _work_left
+        _watching, _work_given, _work_left = self, 0, 0  # the next count reports to these
+        search = sys._getframe(1)  # not kept: the frame holds the search's table
+        self.searcher = (id(search), search.f_code)
         return self._threshold(0)
 
     def check(self, nodes: int) -> int:
@@ -111,6 +137,46 @@ class Limits:
                 self.progress(Progress(nodes, seconds, nodes / seconds, self.depth))
         return self._threshold(nodes)
 
+    def check_work(self, units: int) -> int:
+        """Count ``units`` of work done inside positions; return the units until the next report.
+
+        Raises SearchStopped when a limit is reached while the search that called
+        ``first_check`` runs (not once it has returned, when nothing would catch it).
+        """
+        self.work += units
+        if not self.clocked and self.max_nodes is None:
+            return UNWATCHED_INTERVAL
+        now = perf_counter()
+        spent = now - self.last_work_time
+        if spent > 0:  # aim at one report every CHECK_SECONDS, whatever a unit costs
+            self.work_interval = max(256, min(1 << 24, int(units / spent * CHECK_SECONDS)))
+        self.last_work_time = now
+        reason = None
+        if self.max_nodes is not None and self.work >= self.max_nodes * WORK_PER_NODE:
+            reason = "max-nodes"
+        elif self.deadline is not None and now >= self.deadline:
+            reason = "timeout"
+        if reason is not None:
+            if self._searching():
+                raise SearchStopped(reason)
+            return self.work_interval  # the search is over: nothing to stop
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + REPORT_SECONDS
+            seconds = now - self.started
+            self.progress(Progress(self.last_nodes, seconds, self.last_nodes / seconds, self.depth))
+        if self.max_nodes is not None:
+            return max(1, min(self.work_interval, self.max_nodes * WORK_PER_NODE - self.work))
+        return self.work_interval
+
+    def _searching(self) -> bool:
+        """True while the frame that called ``first_check`` is on the stack."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            if (id(frame), frame.f_code) == self.searcher:
+                return True
+            frame = frame.f_back
+        return False
+
     def _threshold(self, nodes: int) -> int:
         limit = NEVER if self.max_nodes is None else self.max_nodes
         if not self.clocked:
@@ -125,3 +191,37 @@ UNLIMITED = sys.maxsize
 def stop_reason(stop: BaseException) -> str:
     """``stopped`` for a SearchStopped or KeyboardInterrupt that ended a search."""
     return stop.reason if isinstance(stop, SearchStopped) else "interrupted"
+
+
+
+# The work meter: module state, since one search runs at a time (the CLI and play run one).
+_watching: Limits | None = None
+"""The limits of the search started last; work is checked against them."""
+_work_given = 0
+"""The interval handed out by the last report."""
+_work_left = 0
+"""Units of work until the next report."""
+
+
+def count_work(units: int) -> None:
+    """Count ``units`` of work done by a game's rules inside the position being valued.
+
+    A game whose rules loop calls this (generated games do it where a loop is not small), so
+    that the limits of a running search hold inside one costly position: about every
+    ``CHECK_SECONDS`` the search's limits read the clock, and this raises SearchStopped when
+    one is reached. Without limits it costs a subtraction and a comparison.
+    """
+    global _work_left
+    _work_left -= units
+    if _work_left < 0:
+        _report_work()
+
+
+def _report_work() -> None:
+    """Hand the work counted since the last report to the watching limits (which may stop the
+    search) and take the next interval."""
+    global _work_given, _work_left
+    used = _work_given - _work_left
+    _work_given = _work_left = 0  # a clean meter if the limits raise SearchStopped
+    interval = UNWATCHED_INTERVAL if _watching is None else _watching.check_work(used)
+    _work_given = _work_left = interval

@@ -458,7 +458,7 @@ def search(
             return moves
         try:
             return extend_line(table, game, root, moves, found, searched_depth)
-        except KeyboardInterrupt:  # the search is done: Ctrl-C only shortens the line
+        except (SearchStopped, KeyboardInterrupt):  # the search is done: only the line is cut
             interrupted = True
             return moves
 

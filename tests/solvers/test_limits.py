@@ -3,6 +3,7 @@
 import pytest
 
 from plies.solvers import solve
+from plies.solvers.limits import count_work
 
 from .games import Interrupting, Nim, Piglet, TicTacToe, Tree
 
@@ -137,3 +138,46 @@ def test_depth_counts_chance_outcomes_as_plies(algorithm):
     assert (result.proved, result.depth) == (False, 1)
     # flip: the coin is in the air, a depth cut-off: evaluated 0; hold is illegal at the start
     assert result.value == 0
+
+
+class Toiling(TicTacToe):
+    """Tic-tac-toe whose terminal test, after ``easy`` cheap positions, works for ever in each
+    position, counting its work as a game's rules do (``count_work``)."""
+
+    def __init__(self, easy: int = 0) -> None:
+        super().__init__(bounds=True)
+        self.easy = easy
+        self.tested = 0
+
+    def outcome(self, state):
+        self.tested += 1
+        if self.tested > self.easy:
+            while True:  # one position that never finishes: only the limits can end it
+                count_work(1_000)
+        return super().outcome(state)
+
+
+@pytest.mark.timeout(60)  # a hang guard: without work counted, each search here never ends
+@pytest.mark.parametrize("algorithm", ALL)
+@pytest.mark.parametrize(("limits", "reason"), [({"max_nodes": 10}, "max-nodes"),
+                                                ({"timeout": 0.2}, "timeout")])
+def test_limits_hold_inside_one_position_that_counts_its_work(algorithm, limits, reason):
+    result = solve(Toiling(easy=50), algorithm, **limits)
+    assert (result.proved, result.stopped) == (False, reason)
+
+
+@pytest.mark.timeout(60)
+def test_work_counts_as_nodes_for_max_nodes():
+    from plies.solvers.limits import WORK_PER_NODE
+    result = solve(Toiling(), max_nodes=3)
+    assert (result.stopped, result.nodes) == ("max-nodes", 1)  # the root's test: 3 nodes' work
+    assert WORK_PER_NODE >= 10_000  # far above what a shipped game does per position
+
+
+def test_work_counted_outside_a_search_is_never_stopped():
+    solve(Toiling(easy=50), timeout=0.05)  # its limits stay the last ones, long past
+    for _ in range(1000):  # game code run after the search (replaying its line, say)
+        count_work(100_000)
+    solve(TicTacToe(), max_nodes=10)
+    for _ in range(1000):
+        count_work(100_000)

@@ -1,0 +1,129 @@
+"""Limits hold inside one costly position, and numbers have a bound (issue 13, item 8).
+
+The generated code counts the rounds of every loop that is not small and fixed as work, which
+the search's --timeout and --max-nodes see; a number stored past 10^18 is a GameFault at its
+line. Each test guards against a hang with a generous timeout: how fast the limits stop a
+search belongs to benchmarks/, not to assertions on the clock.
+"""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+from plies.errors import GameRuntimeError
+from plies.interpreter.loader import load_source
+from plies.interpreter.runtime import MAX_MAGNITUDE, GameFault, bounded
+
+runner = CliRunner()
+
+pytestmark = pytest.mark.timeout(120)  # a hang guard: without the work counter each never ends
+
+GAME = """game toil
+players A max, B min
+state
+  x: int = 2
+  n: int = 0
+move go{binders} {{
+  {effect}
+  n += 1
+}}
+terminal {terminal}
+utility 0
+"""
+
+
+def toil(effect: str = "", binders: str = "", terminal: str = "n >= 3") -> str:
+    return GAME.format(effect=effect, binders=binders, terminal=terminal)
+
+
+SQUARING = toil("for i in 1..40 { x *= x }")
+
+# The issue's four positions that never finish, and a `while` loop of the same kind.
+COSTLY = {
+    "three nested loops in one effect":
+        toil("for i in 1..10000 { for j in 1..10000 { for k in 1..10000 { x = i + j - k } } }"),
+    "a move with three 10,000-value parameters":
+        toil(binders="(i in 1..10000, j in 1..10000, k in 1..10000)"),
+    "three nested `all` in the terminal test":
+        toil(terminal="all i in 1..10000: all j in 1..10000: all k in 1..10000: i + j + k + n > 0"),
+    "a `while` loop in a `for` loop":
+        toil("for i in 1..10000 { for j in 1..10000 { let k = 0  while k < 10000 { k += 1 } } }"),
+}
+
+
+def solve(path, *options: str):
+    return runner.invoke(app, ["solve", str(path), *options])
+
+
+@pytest.mark.parametrize("name", COSTLY)
+@pytest.mark.parametrize(("options", "reason"), [(["--max-nodes", "10"], "max-nodes"),
+                                                 (["--timeout", "0.5"], "timeout")])
+def test_a_limit_stops_a_search_inside_one_costly_position(tmp_path, name, options, reason):
+    path = tmp_path / "toil.game"
+    path.write_text(COSTLY[name], encoding="utf-8")
+    result = solve(path, *options)
+    assert result.exit_code == 0, result.output
+    assert f"status     not proved: stopped by {reason}" in result.output
+
+
+def test_a_limit_stops_nim_with_huge_heaps():
+    result = runner.invoke(app, ["solve", "nim", "--param", "heaps=[10000,10000,10000]",
+                                 "--timeout", "0.5"])
+    assert result.exit_code == 0, result.output
+    assert "status     not proved: stopped by timeout" in result.output
+
+
+def test_squaring_a_number_forty_times_is_a_fault_at_its_line(tmp_path):
+    path = tmp_path / "square.game"
+    path.write_text(SQUARING, encoding="utf-8")
+    result = solve(path, "--timeout", "5")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"{path}:7:20: error: a number would become 18446744073709551616, past 10^18: "
+        "a game's numbers lie within -10^18..10^18\n"
+        "    7 |   for i in 1..40 { x *= x }\n"
+        "      |                    ^^^^^^\n"
+        "  moves from the start: go\n")
+
+
+@pytest.mark.parametrize(("effect", "column", "past"), [
+    ("let y = x  for i in 1..100 { y = y + y }  x = 0", 32, "1152921504606846976"),  # 2^60
+    ("for i in 1..70 { x = x * 3 }", 20, "2701703435345984178"),  # 2 * 3^37
+    ("while x > 0 { x = x * x * x }", 17, "2417851639229258349412352"),  # 2^81
+])
+def test_numbers_that_grow_in_a_loop_stop_at_the_bound(effect, column, past):
+    model = load_source(toil(effect), "grow.game")
+    with pytest.raises(GameRuntimeError) as fault:
+        model.play_all(["go"])
+    diagnostic = fault.value.diagnostic
+    assert (diagnostic.line, diagnostic.column) == (7, column)
+    assert diagnostic.message == (f"a number would become {past}, past 10^18: a game's numbers "
+                                  "lie within -10^18..10^18")
+
+
+def test_bounded_accepts_the_bound_and_refuses_past_it():
+    assert bounded(MAX_MAGNITUDE) == MAX_MAGNITUDE and bounded(-MAX_MAGNITUDE) == -MAX_MAGNITUDE
+    with pytest.raises(GameFault, match=r"would become 1000000000000000001, past 10\^18"):
+        bounded(MAX_MAGNITUDE + 1)
+    from fractions import Fraction
+    with pytest.raises(GameFault, match=r"a fraction over 3000000000000000000"):
+        bounded(Fraction(1, 3 * MAX_MAGNITUDE))
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4"])
+def test_small_fixed_games_pay_nothing_for_the_limits(name):
+    """Their loops are all small and fixed and their numbers bounded by their ranges: the
+    generated code has no work counting and no magnitude check at all."""
+    result = runner.invoke(app, ["compile", name])
+    assert result.exit_code == 0
+    for helper in ("charged(", "count_work(", "bounded("):
+        assert helper not in result.output
+
+
+def test_a_costly_position_is_still_counted_when_no_limit_is_set(tmp_path):
+    """Without limits the counter only counts: the position is played to the end."""
+    model = load_source(toil("for i in 1..300 { for j in 1..300 { x = i } }"), "count.game")
+    state = model.play_all(["go"])
+    assert model.to_move(state) is not None
