@@ -282,7 +282,7 @@ def interrupt_after(monkeypatch, calls: int) -> None:
     solve = GameModel.solve
 
     def interrupted(self, *args, **kwargs):
-        successors, result, count = self.successors, self.result, [0]
+        successors, result, expand, count = self.successors, self.result, self.expand, [0]
 
         def counting(function):
             def counted(*arguments):
@@ -293,10 +293,11 @@ def interrupt_after(monkeypatch, calls: int) -> None:
             return counted
 
         self.successors, self.result = counting(successors), counting(result)
+        self.expand = counting(expand)
         try:
             return solve(self, *args, **kwargs)
         finally:
-            self.successors, self.result = successors, result
+            self.successors, self.result, self.expand = successors, result, expand
 
     monkeypatch.setattr(GameModel, "solve", interrupted)
 
@@ -311,7 +312,7 @@ def test_ctrl_c_before_any_move_is_searched_gives_the_games_bounds(monkeypatch):
 
 
 def test_ctrl_c_after_some_moves_gives_a_bound_on_the_value(monkeypatch):
-    interrupt_after(monkeypatch, 4000)
+    interrupt_after(monkeypatch, 2000)
     data = solve_json("nim", "--param", "heaps=[2,3,4]", "--algorithm", "alphabeta")
     assert (data["proved"], data["stats"]["stopped"], data["bound"]) == (False, "interrupted",
                                                                         "lower")

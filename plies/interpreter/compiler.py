@@ -26,6 +26,7 @@ from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES, MAX_MAGNITUDE
+from plies.interpreter.writes import MoveWrites, move_writes
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines, small fixed domains)."""
@@ -39,6 +40,10 @@ WHILE_ROUNDS_COUNTED = 1024
 INLINE_BUDGET = 2_000
 """Most definition bodies written in place in one game; past it, definitions are called (a
 chain of definitions each using the one before twice would otherwise double at each step)."""
+UNPACK_LIMIT = 128
+"""Most slots of a state EXPAND unpacks into locals (s0, s1, ...) to read them fast."""
+EXPAND_CHARACTERS = 6_000
+"""Longest end-of-game test EXPAND writes in place for one move; past it, it calls OUTCOME."""
 FRAGMENT_CHARACTERS = 2_000
 """Longest expression code kept in the line map (a failure in a longer one points at its line)."""
 
@@ -73,7 +78,7 @@ class CodeGenerator:
         self.fragments: dict[str, list[ast.Span]] = {}  # an expression's code -> its spans
         self.level = 0
         self.span: ast.Span | None = None
-        self.line_functions: dict[tuple[str, int, int], str] = {}
+        self.line_functions: dict[tuple, str] = {}
         self.pending_functions: list[list[str]] = []
         self.st = "state"  # the name of the state in the code being written
         # Locals whose values are known while the code is written (unrolled loops, inlined
@@ -83,6 +88,39 @@ class CodeGenerator:
         self.inline_budget = INLINE_BUDGET
         self.repeats = 1  # how many times the code being written may run per call (its loops)
         self.chance_slot = 1 if game.chances else None
+        # While EXPAND is written (see generate_expand): the parent's slots are the locals
+        # s0, s1, ... (`unpacked`); a child is read as a view of its parent (`view`: the
+        # slots its move wrote -> their new values' code), or as `child`; `written` holds the
+        # slots the move may have written and `false_in_parent` the terminal test's
+        # alternatives (code read on the parent), all false in a parent that is not terminal.
+        self.unpacked = False
+        self.view: dict[int, str] | None = None
+        self.written: frozenset[int] | None = None
+        self.false_in_parent: set[str] = set()
+        self.needs_child = False
+
+    @property
+    def st(self) -> str:
+        """The name of the whole state the code being written reads."""
+        if self.view is not None:
+            self.needs_child = True  # the whole child: it has to be built first
+            return "child"
+        return self._st
+
+    @st.setter
+    def st(self, name: str) -> None:
+        self._st = name
+
+    def read(self, slot: str) -> str:
+        """The code reading one slot (``slot`` is code) of the state being written about."""
+        number = _int_literal(slot)
+        if self.view is not None and number is not None:
+            if number in self.view:
+                return self.view[number]
+            return f"s{number}" if self.unpacked else f"state[{number}]"
+        if number is not None and self.unpacked and self._st == "state":
+            return f"s{number}"
+        return f"{self.st}[{slot}]"
 
     # -- writing helpers --
 
@@ -142,6 +180,7 @@ class CodeGenerator:
         self.generate_end()
         self.generate_evaluate()
         self.generate_render()
+        self.generate_expand()
         for function in self.pending_functions:
             for line in function:
                 self.lines.append(line)
@@ -341,6 +380,21 @@ class CodeGenerator:
         assignment reads a slot an earlier one wrote; anything else goes through the effect's
         function.
         """
+        assigned = self.inline_assignments(effect)
+        if assigned is None:
+            return None
+        parts, start = [], 0
+        for slot in sorted(assigned):
+            if slot > start:
+                parts.append(f"state[{start}:{slot}]")
+            parts.append(f"({assigned[slot]},)")
+            start = slot + 1
+        parts.append(f"state[{start}:]")
+        return " + ".join(parts)
+
+    def inline_assignments(self, effect) -> dict[int, str] | None:
+        """slot -> the code of its new value (read from the state before the move), for an
+        effect that only assigns fixed slots, none read after it is written; else None."""
         assigned: dict[int, str] = {}
         for stmt in effect or ():
             if not isinstance(stmt, (ast.Assign, ast.Update)):
@@ -369,14 +423,7 @@ class CodeGenerator:
                 return None
             assigned[slot] = value
         assigned[0] = "3 - state[0]"  # the turn passes
-        parts, start = [], 0
-        for slot in sorted(assigned):
-            if slot > start:
-                parts.append(f"state[{start}:{slot}]")
-            parts.append(f"({assigned[slot]},)")
-            start = slot + 1
-        parts.append(f"state[{start}:]")
-        return " + ".join(parts)
+        return assigned
 
     def open_binders(self, binders: ast.Binders | None) -> int:
         """Write the loops over a move's parameters; returns how many levels were opened."""
@@ -690,24 +737,29 @@ class CodeGenerator:
         won(O) then -1 else 0``), a true condition both ends the game and gives its value:
         ``if won(X): return 1`` — the shape a person writes by hand.
         """
+        for condition, value in self.outcome_branches(terminal, utility):
+            self.writeline(f"if {condition}:", tspan)
+            self.indent()
+            self.writeline(f"return {value}", uspan)
+            self.outdent()
+        self.writeline("return None")
+
+    def outcome_branches(self, terminal: ast.Expr, utility: ast.Expr) -> list[tuple[str, str]]:
+        """(condition, utility) pairs, tried in order: the first whose condition holds gives
+        the utility; when none holds, the state is not terminal."""
         alternatives = [self.expr(e) for e in _flatten_or(terminal)]
+        branches = []
         while isinstance(utility, ast.IfExpr):
             condition = self.expr(utility.condition)
             if condition not in alternatives:
                 break
-            self.writeline(f"if {condition}:", tspan)
-            self.indent()
-            self.writeline(f"return {self.expr(utility.then)}", uspan)
-            self.outdent()
+            branches.append((condition, self.expr(utility.then)))
             alternatives.remove(condition)
             utility = utility.orelse
         rest = " or ".join(alternatives) if alternatives else "False"
         if rest != "False":
-            self.writeline(f"if {rest}:", tspan)
-            self.indent()
-            self.writeline(f"return {self.expr(utility)}", uspan)
-            self.outdent()
-        self.writeline("return None")
+            branches.append((rest, self.expr(utility)))
+        return branches
 
     def generate_evaluate(self) -> None:
         self.writeline("def evaluate(state):")
@@ -739,6 +791,176 @@ class CodeGenerator:
             self.blank()
         self.writeline("RENDER = (" + "".join(f"render_{i}, " for i in range(len(items))) + ")")
         self.blank()
+
+    # -- EXPAND: the children of a state with their outcomes --
+
+    def generate_expand(self) -> None:
+        """EXPAND: ``(move, child, utility)`` for every legal move of a MAX or MIN state that is
+        not terminal, one at a time (a generator: a search that stops early builds no more).
+
+        Written the way an expert writes it by hand: the state's slots are unpacked into
+        locals once; a move that only assigns fixed slots is read as a view of its parent
+        (the new values in place of the slots it wrote), so a terminal child is never built;
+        and as the parent is not terminal, a ``line`` test that is an alternative of the
+        terminal test looks only at the lines through the cells the move may have written
+        (``writes.py``). Anything else is the full test, on the child built by the effect.
+        """
+        game = self.game
+        saved_budget, self.inline_budget = self.inline_budget, INLINE_BUDGET
+        self.span = None
+        self.writeline("def expand(state):  # EXPAND, for a MAX or MIN state that is not terminal")
+        self.indent()
+        self.st = "state"
+        with self.reading_parent():
+            self.false_in_parent = {self.expr(e) for e in _flatten_or(game.terminal.condition)}
+        self.unpacked = game.state_size <= UNPACK_LIMIT
+        if self.unpacked:
+            self.writeline(", ".join(f"s{k}" for k in range(game.state_size)) + ", = state")
+        writes = move_writes(game)
+        start = len(self.lines)
+        for move in game.moves:
+            self.generate_expand_move(move, writes[move.kind])
+        if not any("yield " in line for line in self.lines[start:]):
+            self.writeline("yield from ()  # no move is ever legal")
+        self.unpacked, self.false_in_parent = False, set()
+        self.inline_budget = saved_budget
+        self.outdent()
+        self.blank()
+
+    def generate_expand_move(self, move, writes: MoveWrites) -> None:
+        """EXPAND's part for one move: its legal instances, each with its child and outcome."""
+        decl = move.decl
+        self.span = decl.span
+        self.writeline(f"# move {decl.name}", decl.span)
+        arguments = self.static_arguments(decl.binders)
+        if arguments is None:
+            depth = self.open_binders(decl.binders)
+            args = ", ".join(f"v_{n}" for n in move.names)
+            made = f"MOVES_{move.kind}[({args},)]" if move.names else f"MOVES_{move.kind}[()]"
+            self.expand_instance(move, writes, made, None)
+            self.level -= depth
+            return
+        for i, values in enumerate(arguments):
+            with self.binding(move.names, values):
+                self.expand_instance(move, writes, f"ALL_MOVES_{move.kind}[{i}]", values)
+
+    def expand_instance(self, move, writes: MoveWrites, made: str, values: tuple | None) -> None:
+        """Yield one move (``made`` is its code) when legal, with its child and outcome."""
+        decl = move.decl
+        condition = "True" if decl.precondition is None else self.expr(decl.precondition)
+        if condition == "False":
+            return
+        if condition != "True":
+            self.writeline(f"if {condition}:", decl.precondition.span)
+            self.indent()
+        game = self.game
+        terminal, utility = game.terminal.condition, game.utility.value
+        with self.mode(unpacked=False):  # its check reads `state[k]`
+            assigned = self.inline_assignments(decl.effect)
+        self.written = self.written_slots(writes, move.names, values)
+        if assigned is not None:  # the child is a view of its parent
+            view = {}
+            for slot, code in sorted(assigned.items()):
+                if self.unpacked:
+                    code = _STATE_READ.sub(r"s\1", code)
+                if _CALL.search(code):  # computed (and checked) even when the child is not built
+                    self.writeline(f"w{slot} = {code}", decl.span)
+                    code = f"w{slot}"
+                view[slot] = code if _SIMPLE.fullmatch(code) else f"({code})"
+            child = self.child_tuple(view)
+            with self.mode(view=view, needs_child=False):
+                branches = self.outcome_branches(terminal, utility)
+                needs_child = self.needs_child
+            pending = False  # an effect of fixed slots starts no chance event
+        else:  # the effect's own function builds the child
+            args = "".join(", " + self.env.get(n, f"v_{n}") for n in move.names)
+            needs_child, child = True, f"effect_{move.kind}(state{args})"
+            with self.mode(_st="child"):
+                branches = self.outcome_branches(terminal, utility)
+            pending = bool(self.chance_slot) and writes.starts_chance
+        self.written = None
+        if sum(len(c) + len(v) for c, v in branches) > EXPAND_CHARACTERS:
+            self.writeline(f"child = {child}", decl.span)
+            self.writeline(f"yield {made}, child, outcome(child)")
+        else:
+            if needs_child:
+                self.writeline(f"child = {child}", decl.span)
+                child = "child"
+            keyword = "if"
+            if pending:  # a pending chance event is resolved before any end of the game
+                branches = [("child[1]", None), *branches]
+            for test, value in branches:
+                self.writeline(f"{keyword} {test}:", game.terminal.span)
+                self.indent()
+                if value is None:
+                    self.writeline(f"yield {made}, {child}, None")
+                else:
+                    self.writeline(f"yield {made}, None, {value}", game.utility.span)
+                self.outdent()
+                keyword = "elif"
+            if branches:
+                self.writeline("else:")
+                self.indent()
+            self.writeline(f"yield {made}, {child}, None", decl.span)
+            if branches:
+                self.outdent()
+        if condition != "True":
+            self.outdent()
+
+    def child_tuple(self, view: dict[int, str]) -> str:
+        """The child as a tuple expression: its parent's slots with ``view``'s in their place."""
+        size = self.game.state_size
+        if self.unpacked:
+            return "(" + ", ".join(view.get(k, f"s{k}") for k in range(size)) + ",)"
+        parts, start = [], 0
+        for slot in sorted(view):
+            if slot > start:
+                parts.append(f"state[{start}:{slot}]")
+            parts.append(f"({view[slot]},)")
+            start = slot + 1
+        parts.append(f"state[{start}:]")
+        return " + ".join(parts)
+
+    def written_slots(self, writes: MoveWrites, names, values: tuple | None) -> frozenset[int]:
+        """The slots a move instance may write (with ``values`` its arguments, None when they
+        are only known when it runs), from the cells ``writes.py`` found."""
+        bound = dict(zip(names, values)) if values is not None else {}
+        slots: set[int] = set()
+        for cell in writes.cells:
+            info = self.game.vars[cell.var]
+            t = info.type
+            if isinstance(t, T.Grid):
+                sizes, place = (t.rows, t.cols), lambda r, c: info.offset + r * t.cols + c
+            elif isinstance(t, T.Array):
+                base = info.offset - 1 if t.by_player else info.offset
+                sizes, place = ((1, 2) if t.by_player else t.length,), lambda i: base + i
+            else:
+                sizes, place = (), lambda: info.offset
+            choices = []
+            for index, size in zip(cell.indices, sizes):
+                if isinstance(index, str):
+                    index = bound.get(index)
+                known = isinstance(index, int) and not isinstance(index, bool)
+                choices.append((index,) if known else size if isinstance(size, tuple)
+                               else range(size))
+            slots.update(place(*cells) for cells in itertools.product(*choices))
+        return frozenset(slots)
+
+    @contextlib.contextmanager
+    def mode(self, **attributes):
+        """Set some of the generator's attributes while code is written, then restore them."""
+        saved = {name: getattr(self, name) for name in attributes}
+        for name, value in attributes.items():
+            setattr(self, name, value)
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                setattr(self, name, value)
+
+    def reading_parent(self):
+        """Write code that reads the parent state as the other functions do."""
+        return self.mode(view=None, unpacked=False, _st="state", written=None)
 
     # -- explicit trees --
 
@@ -788,6 +1010,8 @@ class CodeGenerator:
             "def is_terminal(state):\n    return VALUES[state] is not None",
             "def utility(state):\n    return VALUES[state]",
             "def outcome(state):\n    return VALUES[state]",
+            "def expand(state):\n    for move in MOVES[state]:\n        child = NEXT[state][move]"
+            "\n        yield move, child, VALUES[child]",
             "def chance_outcomes(state):\n    return OUTCOMES[state]",
             f"def evaluate(state):\n    return {self.neutral_estimate()}",
             "RENDER = ()",
@@ -814,7 +1038,7 @@ class CodeGenerator:
         return "True" if node.value else "False"
 
     def visit_Turn(self, node: ast.Turn) -> str:
-        return f"{self.st}[0]"
+        return self.read("0")
 
     def visit_Name(self, node: ast.Name) -> str:
         resolution = self.game.names[id(node)]
@@ -829,7 +1053,7 @@ class CodeGenerator:
             return self.inline_helper(resolution.value, [])
         info: VarInfo = resolution.value
         if info.slots == 1 and not isinstance(info.type, (T.Array, T.Grid)):
-            return f"{self.st}[{info.offset}]"
+            return self.read(str(info.offset))
         return f"tuple({self.st}[{info.offset}:{info.offset + info.slots}])"
 
     def encode(self, value):
@@ -847,7 +1071,7 @@ class CodeGenerator:
         base = node.base
         if isinstance(base, ast.Name) and self.game.names[id(base)].kind == "var":
             info = self.game.names[id(base)].value
-            return f"{self.st}[{self.element_slot(info, node.first, node.second, base.id)}]"
+            return self.read(self.element_slot(info, node.first, node.second, base.id))
         base_type = self.game.types[id(base)]
         if isinstance(base_type, T.Grid):  # a grid passed to a definition: row by row
             row = self.checked_index(node.first, base_type.rows, "the rows of the grid")
@@ -949,15 +1173,23 @@ class CodeGenerator:
                     f"{grid.cols}, {length})")
         cells = _grid_lines(info, length)
         value = self.expr(value_arg)
+        title = f"line({grid_arg.id}, _, {length})"
+        if self.written is not None and _is_literal(value):
+            with self.reading_parent():
+                before = self.line_call(node)
+            if before in self.false_in_parent:
+                # No such line before the move: only one through a cell it wrote can be one now.
+                cells = tuple(tuple(sorted(cells, key=lambda slot: slot not in self.written))
+                              for cells in cells if not self.written.isdisjoint(cells))
+                title += " through the cells the move wrote"
         if _is_literal(value) and len(cells) * length <= UNROLL_LIMIT:
-            return _line_code(self.st, cells, value)  # written out: no call, no loop
-        key = (grid_arg.id, info.offset, length)
+            return _line_code(self.read, cells, value)  # written out: no call, no loop
+        key = (grid_arg.id, info.offset, length, cells)
         function = self.line_functions.get(key)
         if function is None:
             function = f"line_{len(self.line_functions)}"
             self.line_functions[key] = function
-            self.pending_functions.append(
-                _line_function(function, cells, f"line({grid_arg.id}, _, {length})"))
+            self.pending_functions.append(_line_function(function, cells, title))
         return f"{function}({self.st}, {value})"
 
     def visit_Negate(self, node: ast.Negate) -> str:
@@ -1208,6 +1440,8 @@ def _is_literal(code: str) -> bool:
 
 
 _STATE_READ = re.compile(r"state\[([^\]]*)\]")
+_CALL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\(")
+_SIMPLE = re.compile(r"-?[A-Za-z_0-9]+")
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -1266,12 +1500,13 @@ def _side(info: VarInfo, side: str) -> tuple[int, ...]:
     return tuple(offset + r * grid.cols + c for r in range(grid.rows))
 
 
-def _line_code(st: str, lines, value: str) -> str:
-    """``value`` fills one of ``lines``, written out as comparisons."""
+def _line_code(read, lines, value: str) -> str:
+    """``value`` fills one of ``lines``, written out as comparisons (``read(slot)`` is the code
+    reading a slot)."""
     if not lines:
         return "False"
     return "(\n        " + "\n        or ".join(
-        "(" + " and ".join(f"{st}[{cell}] == {value}" for cell in cells) + ")"
+        "(" + " and ".join(f"{read(str(cell))} == {value}" for cell in cells) + ")"
         for cells in lines) + "\n    )"
 
 
@@ -1279,7 +1514,7 @@ def _line_function(name: str, lines, title: str) -> list[str]:
     """A function telling whether ``value`` fills k cells in a row, column or diagonal."""
     if len(lines) * len(lines[0] if lines else ()) <= UNROLL_LIMIT:
         return [f"def {name}(state, value):  # {title}",
-                f"    return {_line_code('state', lines, 'value')}",
+                f"    return {_line_code(lambda slot: f'state[{slot}]', lines, 'value')}",
                 ""]
     table = name.upper()
     return [f"{table} = {_literal(tuple(lines)) if lines else '()'}  # the lines of {title}",

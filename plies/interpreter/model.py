@@ -46,6 +46,7 @@ class GameModel:
         self.actions = namespace["actions"]
         self.result = namespace["result"]
         self.successors = namespace["successors"]
+        self.expand = namespace["expand"]
         self.is_terminal = namespace["is_terminal"]
         self.utility = namespace["utility"]
         self.outcome = namespace["outcome"]
@@ -215,12 +216,16 @@ class GameModel:
         path = solvers.path_to_failure(error.__traceback__)
         moves = list(before or []) + [str(m) for m in path.moves]
         applying = path.applying
-        making_children = function in ("successors", "result") or function.startswith("effect_")
-        if applying is None and making_children and path.states:
-            applying, replayed = self._failing_move(path.states[-1])
-            if function == "successors" and replayed is not None:
-                # SUCCESSORS builds a child in one line spanning the whole move; RESULT's
-                # effect fails at the statement itself.
+        # EXPAND makes and tests the children in a frame of its own, between the solver's
+        # moves: the solver's `move` may be the one before, so the move is found again.
+        expanding = self._in_expand(error)
+        making_children = expanding or function in ("successors", "result") \
+            or function.startswith("effect_")
+        if (applying is None or expanding) and making_children and path.states:
+            applying, replayed = self._failing_move(path.states[-1], tested=expanding)
+            if (function == "successors" or expanding) and replayed is not None:
+                # SUCCESSORS and EXPAND build a child in one line spanning the whole move;
+                # RESULT's effect (and OUTCOME) fail at the statement itself.
                 error = replayed
                 lineno, function, columns = self._generated_line(error)
         span = self.code.spans[lineno - 1] if lineno - 1 < len(self.code.spans) else None
@@ -264,11 +269,22 @@ class GameModel:
                    and (span.end_line, span.end_column) <= (within.end_line, within.end_column)]
         return min(holding, key=lambda item: item[0])[1] if holding else None
 
-    def _failing_move(self, state):
-        """The first move whose RESULT fails in ``state``, and the exception it raises.
+    def _in_expand(self, error: BaseException) -> bool:
+        """True when ``error`` was raised inside the generated EXPAND."""
+        tb = error.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == self.code.filename and code.co_name == "expand":
+                return True
+            tb = tb.tb_next
+        return False
 
-        A search that builds children with SUCCESSORS does not know which move it was
-        applying when one failed; this finds it again, only when an error is reported.
+    def _failing_move(self, state, tested: bool = False):
+        """The first move whose RESULT fails in ``state`` (or, with ``tested``, whose child's
+        OUTCOME fails, as EXPAND tests each child in turn), and the exception it raises.
+
+        A search that builds children with SUCCESSORS or EXPAND does not know which move it
+        was applying when one failed; this finds it again, only when an error is reported.
         """
         try:
             moves = [m for m, _ in self.chance_outcomes(state)] \
@@ -277,7 +293,9 @@ class GameModel:
             return None, None
         for move in moves:
             try:
-                self.result(state, move)
+                child = self.result(state, move)
+                if tested:
+                    self.outcome(child)
             except Exception as error:  # noqa: BLE001 - this is the move that fails
                 return move, error
         return None, None

@@ -12,7 +12,7 @@ from math import inf
 
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
-from .protocol import MAX, MIN, Game, State
+from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, line_moves, search_result
 from .trace import root_partial, search_frame
 
@@ -32,39 +32,38 @@ def alphabeta(
         The value (the same as minimax), the first best move and the principal variation.
     """
     limits = limits or Limits()
-    outcome, to_move, actions = game.outcome, game.to_move, game.actions
-    result, evaluate = game.result, game.evaluate
-    nodes = leaves = cutoffs = estimates = 0
+    outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
+    nodes = expanded = cutoffs = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
     @search_frame
     def alphabeta_value(state: State, alpha, beta, depth: int):
-        """MAX-VALUE or MIN-VALUE of ``state`` (by its player) within the window (alpha, beta)."""
-        nonlocal nodes, leaves, cutoffs, estimates, next_check, line
-        if nodes >= next_check:
-            next_check = limits.check(nodes)
-        nodes += 1
-        utility = outcome(state)
-        if utility is not None:  # TERMINAL-TEST
-            leaves += 1
-            line = None
-            return utility
+        """MAX-VALUE or MIN-VALUE of a state that is not terminal (by its player) within the
+        window (alpha, beta).
+
+        EXPAND makes the children one at a time, each with its TERMINAL-TEST and UTILITY: a
+        terminal child is valued in place, and the children after a cut-off are never made.
+        """
+        nonlocal nodes, expanded, cutoffs, estimates, next_check, line
         if depth == 0:  # depth cut-off: estimate instead of searching on
-            leaves += 1
             estimates += 1
             line = None
             return evaluate(state)
+        expanded += 1
         player = to_move(state)
-        moves = actions(state)
-        if not moves:
-            raise GameContractError("a non-terminal state has no legal moves")
         if player == MAX:  # MAX-VALUE
             v = -inf
-            for move in moves:
-                child_value = alphabeta_value(result(state, move), alpha, beta, depth - 1)
+            for move, child, utility in expand(state):
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    child_value, child_line = alphabeta_value(child, alpha, beta, depth - 1), line
+                else:
+                    child_value, child_line = utility, None
                 if child_value > v:
-                    v, best_move, best_line = child_value, move, line
+                    v, best_move, best_line = child_value, move, child_line
                     if v >= beta:  # MIN above already has a better choice than this state
                         cutoffs += 1
                         break
@@ -72,10 +71,16 @@ def alphabeta(
                         alpha = v
         elif player == MIN:  # MIN-VALUE
             v = inf
-            for move in moves:
-                child_value = alphabeta_value(result(state, move), alpha, beta, depth - 1)
+            for move, child, utility in expand(state):
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    child_value, child_line = alphabeta_value(child, alpha, beta, depth - 1), line
+                else:
+                    child_value, child_line = utility, None
                 if child_value < v:
-                    v, best_move, best_line = child_value, move, line
+                    v, best_move, best_line = child_value, move, child_line
                     if v <= alpha:  # MAX above already has a better choice than this state
                         cutoffs += 1
                         break
@@ -83,19 +88,33 @@ def alphabeta(
                         beta = v
         else:
             raise GameContractError("a chance node in a game declared without chance")
+        if v == -inf or v == inf:
+            raise GameContractError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
 
+    def root_value(depth: int):
+        """The value of the root: its UTILITY when it is terminal."""
+        nonlocal nodes, next_check, line
+        if nodes >= next_check:
+            next_check = limits.check(nodes)
+        nodes += 1
+        utility = outcome(state)
+        if utility is not None:  # TERMINAL-TEST
+            line = None
+            return utility
+        return alphabeta_value(state, -inf, inf, depth)
+
     stopped = None
     try:
-        value = alphabeta_value(state, -inf, inf, UNLIMITED if depth is None else depth)
+        value = root_value(UNLIMITED if depth is None else depth)
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
     return search_result(
         value,
         line_moves(line),
-        Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs),
+        Stats(nodes=nodes, leaves=nodes - expanded, cutoffs=cutoffs),
         proved=stopped is None and estimates == 0,
         depth=None if stopped else depth,
         seconds=limits.seconds(),

@@ -11,7 +11,7 @@ from math import inf
 
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
-from .protocol import MAX, MIN, Game, State
+from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, line_moves, search_result
 from .trace import root_partial, search_frame
 
@@ -31,60 +31,79 @@ def minimax(
         The value, the first best move and the principal variation.
     """
     limits = limits or Limits()
-    outcome, to_move, actions = game.outcome, game.to_move, game.actions
-    result, evaluate, successors = game.result, game.evaluate, game.successors
-    nodes = leaves = estimates = 0
+    outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
+    nodes = expanded = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
     @search_frame
     def minimax_value(state: State, depth: int):
-        """MINIMAX(s): UTILITY if terminal, else the max or min over the children."""
-        nonlocal nodes, leaves, estimates, next_check, line
+        """MINIMAX(s) of a state that is not terminal: the max or min over the children.
+
+        EXPAND makes each child with its TERMINAL-TEST and UTILITY, so a terminal child is
+        valued in place, with no call of its own.
+        """
+        nonlocal nodes, expanded, estimates, next_check, line
+        if depth == 0:  # depth cut-off: estimate instead of searching on
+            estimates += 1
+            line = None
+            return evaluate(state)
+        expanded += 1
+        player = to_move(state)
+        v = None
+        if player == MAX:  # MAX-VALUE
+            v = -inf
+            for move, child, utility in expand(state):
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    child_value, child_line = minimax_value(child, depth - 1), line
+                else:
+                    child_value, child_line = utility, None
+                if child_value > v:
+                    v, best_move, best_line = child_value, move, child_line
+        elif player == MIN:  # MIN-VALUE
+            v = inf
+            for move, child, utility in expand(state):
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    child_value, child_line = minimax_value(child, depth - 1), line
+                else:
+                    child_value, child_line = utility, None
+                if child_value < v:
+                    v, best_move, best_line = child_value, move, child_line
+        else:
+            raise GameContractError("a chance node in a game declared without chance")
+        if v == -inf or v == inf:
+            raise GameContractError("a non-terminal state has no legal moves")
+        line = (best_move, best_line)
+        return v
+
+    def root_value(depth: int):
+        """MINIMAX of the root: its UTILITY when it is terminal."""
+        nonlocal nodes, next_check, line
         if nodes >= next_check:
             next_check = limits.check(nodes)
         nodes += 1
         utility = outcome(state)
         if utility is not None:  # TERMINAL-TEST
-            leaves += 1
             line = None
             return utility
-        if depth == 0:  # depth cut-off: estimate instead of searching on
-            leaves += 1
-            estimates += 1
-            line = None
-            return evaluate(state)
-        player = to_move(state)
-        moves = successors(state)
-        if not moves:
-            raise GameContractError("a non-terminal state has no legal moves")
-        if player == MAX:  # MAX-VALUE
-            v = -inf
-            for move, child in moves:
-                child_value = minimax_value(child, depth - 1)
-                if child_value > v:
-                    v, best_move, best_line = child_value, move, line
-        elif player == MIN:  # MIN-VALUE
-            v = inf
-            for move, child in moves:
-                child_value = minimax_value(child, depth - 1)
-                if child_value < v:
-                    v, best_move, best_line = child_value, move, line
-        else:
-            raise GameContractError("a chance node in a game declared without chance")
-        line = (best_move, best_line)
-        return v
+        return minimax_value(state, depth)
 
     stopped = None
     try:
-        value = minimax_value(state, UNLIMITED if depth is None else depth)
+        value = root_value(UNLIMITED if depth is None else depth)
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
     return search_result(
         value,
         line_moves(line),
-        Stats(nodes=nodes, leaves=leaves),
+        Stats(nodes=nodes, leaves=nodes - expanded),
         proved=stopped is None and estimates == 0,
         depth=None if stopped else depth,
         seconds=limits.seconds(),

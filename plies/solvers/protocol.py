@@ -13,7 +13,7 @@ Utilities are ints or ``fractions.Fraction`` values, always from MAX's point of 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
@@ -71,6 +71,15 @@ class Game(Protocol):
     def successors(self, state: State) -> Sequence[tuple[Move, State]]:
         """``(move, result(state, move))`` for every legal move, in order (MAX/MIN states)."""
 
+    def expand(self, state: State) -> Iterable[tuple[Move, State | None, Value | None]]:
+        """EXPAND: SUCCESSORS with each child's TERMINAL-TEST and UTILITY, made one at a time.
+
+        ``(move, child, utility)`` for every legal move of a MAX or MIN state that is not
+        terminal, in order: ``utility`` is the child's UTILITY when it is terminal (and the
+        child may then be None: a search never looks at it, so it need not be built), else
+        None. An iterator, so a search that stops early makes no more children.
+        """
+
     def parse_move(self, text: str) -> Move:
         """The move whose text form is ``text``; raises ValueError if there is none."""
 
@@ -109,6 +118,24 @@ class GameBase:
             pairs.append((move, result(state, move)))
         return pairs
 
+    def expand(self, state: State) -> Iterator[tuple[Move, State, Value | None]]:
+        """Every legal move with the state it leads to and that state's outcome.
+
+        A loop whose variable is ``move`` (as in ``successors``), so trace.py names the move
+        whose child failed its TERMINAL-TEST.
+        """
+        outcome = self.outcome
+        for move, child in self.successors(state):
+            yield move, child, outcome(child)
+
     def parse_move(self, text: str) -> Move:
         """The legal-anywhere move whose ``str()`` is ``text`` (override for real games)."""
         raise ValueError(f"cannot parse move {text!r}")
+
+
+def expander(game: Game) -> Callable[[State], Iterable[tuple[Move, State | None, Value | None]]]:
+    """``game.expand``, or for a game that has none, EXPAND made of SUCCESSORS and OUTCOME."""
+    expand = getattr(game, "expand", None)
+    if expand is not None:
+        return expand
+    return lambda state: GameBase.expand(game, state)

@@ -40,7 +40,7 @@ from math import inf, lcm
 
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
-from .protocol import CHANCE, MAX, MIN, Game, State
+from .protocol import CHANCE, MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, exact, line_moves, search_result
 from .table import PROVED, TranspositionTable, extend_line
 from .trace import loop_frame, root_partial, search_frame
@@ -178,7 +178,8 @@ def search(
     Returns:
         The result of the full search, or of the last completed iteration.
     """
-    outcome, to_move, successors = game.outcome, game.to_move, game.successors
+    outcome, to_move = game.outcome, game.to_move
+    expand = expander(game)
     result, evaluate = game.result, game.evaluate
     chance_outcomes = chance_of(game)
     root = state
@@ -267,12 +268,10 @@ def search(
             return v
         if player != MAX and player != MIN:
             raise GameContractError(f"to_move() returned {player!r}")
-        children = successors(state)
-        if not children:
-            raise GameContractError("a non-terminal state has no legal moves")
         maximizing = player == MAX
 
-        # TERMINAL-TEST of every child first: the best of them bounds the node at once.
+        # TERMINAL-TEST of every child first (EXPAND makes each child with its outcome): the
+        # best of them bounds the node at once.
         v = -inf if maximizing else inf
         best_move = best_line = None
         best_index = None
@@ -280,12 +279,11 @@ def search(
         killer = killers.get(depth)
         killed = None  # the killer's (position, move, child), when it is among the children
         table_first = 0  # 1 once the table's best move is first in line
-        for index, pair in enumerate(children):
-            move, child = pair
+        index = -1
+        for index, (move, child, utility) in enumerate(expand(state)):
             if nodes >= next_check:
                 next_check = limits.check(nodes)
             nodes += 1
-            utility = outcome(child)
             if utility is None:
                 if index == best:
                     searched.insert(0, (index, move, child))
@@ -302,6 +300,8 @@ def search(
                 v, best_move, best_line, best_index = utility, move, None, index
                 if v >= beta if maximizing else v <= alpha:  # it settles the node: stop here
                     break
+        if index < 0:
+            raise GameContractError("a non-terminal state has no legal moves")
         alpha_in, beta_in = alpha, beta
         if killed is not None:  # after the table's move and the declared first move
             searched.insert(1 + table_first, killed)
