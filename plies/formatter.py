@@ -9,7 +9,7 @@ stay where they are. What it decides is the white space:
   a ``tree``); a ``}`` that begins a line lines up with the line that opened its block;
 - a line that continues the one before (a long condition, a definition's body) keeps its extra
   indentation, but at least two spaces more than the line it continues;
-- one space around binary operators, ``=``, ``:=``-like updates and keywords, after commas and
+- one space around binary operators, ``=``, updates (``+=``) and keywords, after commas and
   colons; none inside brackets, before ``(`` of a call or ``[`` of an index, around ``..``,
   after a unary minus, in a fraction ``1/2``, or in a move text ``place(1,2)``;
 - one space inside a block's braces on one line (``{ n -= 1 }``), none inside a symbol set
