@@ -1,0 +1,135 @@
+"""Building a game's C into a loadable module, once per (game text, parameters, plies version).
+
+The module is built with cffi in API mode (``ffi.set_source`` and ``ffi.compile``) into the
+user cache directory (the one that holds the grammar's cache: ``$XDG_CACHE_HOME/plies``,
+``~/.cache/plies`` by default; ``PLIES_CACHE_DIR`` overrides it), under a name made from a hash
+of the C source, which holds everything the game and its parameters decide. A second run loads
+the built module without compiling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from plies import __version__
+from plies.errors import PliesError
+
+CDEF = """
+int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
+                int64_t memory, int64_t *out, int32_t *line, int32_t *where);
+int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
+                int64_t *out, int32_t *where);
+void plies_initial(int64_t *slots);
+int plies_slots(void);
+"""
+
+_lock = threading.Lock()
+_loaded: dict[str, object] = {}
+
+
+class NativeUnavailable(PliesError):
+    """The native back end cannot run here (no cffi, no C compiler) or for this game."""
+
+
+def cache_directory() -> Path | None:
+    """Where built modules are kept: ``PLIES_CACHE_DIR``, else the user cache directory."""
+    chosen = os.environ.get("PLIES_CACHE_DIR")
+    if chosen:
+        path = Path(chosen)
+    else:
+        from plies.grammar import cache_file
+        grammar_cache = cache_file()
+        if grammar_cache is None:
+            return None
+        path = Path(grammar_cache).parent
+    path = path / "native"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def module_name(source: str) -> str:
+    digest = hashlib.sha256(f"{__version__}\n{sys.version}\n{source}".encode()).hexdigest()
+    return f"_plies_game_{digest[:24]}"
+
+
+def load_module(source: str):
+    """The built module of ``source`` (building it the first time): its ``ffi`` and ``lib``.
+
+    Raises:
+        NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
+    """
+    name = module_name(source)
+    with _lock:
+        if name in _loaded:
+            return _loaded[name]
+        try:
+            import cffi
+        except ImportError:
+            raise NativeUnavailable(
+                "the native back end needs cffi (pip install 'plies[native]')") from None
+        directory = cache_directory()
+        if directory is None:
+            directory = Path(tempfile.mkdtemp(prefix="plies-native-"))
+        built = _find_built(directory, name)
+        if built is None:
+            built = _compile(cffi, directory, name, source)
+        module = _import(name, built)
+        _loaded[name] = module
+        return module
+
+
+def _find_built(directory: Path, name: str) -> Path | None:
+    for path in directory.glob(f"{name}.*"):
+        if path.suffix in (".so", ".pyd") or path.name.endswith((".so", ".pyd")):
+            return path
+    return None
+
+
+def _compile(cffi, directory: Path, name: str, source: str) -> Path:
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    ffi.set_source(name, source, extra_compile_args=["-O2", "-w"])
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=directory))
+    try:
+        import contextlib
+        import io
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            built = Path(ffi.compile(tmpdir=str(work), verbose=False))
+    except Exception as error:  # noqa: BLE001 - any build failure becomes one clean message
+        raise NativeUnavailable(f"the C build failed ({_first_line(error)})") from None
+    target = directory / built.name
+    os.replace(built, target)  # atomic: a concurrent build of the same game is harmless
+    _remove_tree(work)
+    return target
+
+
+def _import(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as error:
+        raise NativeUnavailable(f"the built module does not load ({error})") from None
+    return module
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    line = text[0] if text else type(error).__name__
+    if "command" in line and "gcc" in line or "cc" in line.split():
+        return "no working C compiler"
+    return line[:200]
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,247 @@
+"""The native back end seen from Python: a compiled game's searches, with Python's results.
+
+``NativeGame(model)`` lowers the model's checked game, emits its C, builds (or loads) the module
+and offers ``solve`` and ``perft`` returning the same ``SearchResult`` and ``PerftResult`` as the
+Python solvers. Moves cross the boundary as positions in the list of legal moves (or chance
+outcomes) of the state they are played in, and are turned back into the model's moves by
+replaying them, so the C never needs the moves' names.
+
+A rule that fails in C is found again by the Python back end at the same position (the C says
+which moves lead to it), so the message and its game-file line are the Python back end's.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from time import perf_counter
+
+from plies.errors import GameRuntimeError
+from plies.lowering import Unsupported, lower
+from plies.lowering import ir
+from plies.native.build import NativeUnavailable, load_module
+from plies.native.emit import emit, scale_of
+from plies.solvers.errors import GameContractError
+from plies.solvers.perft import PerftResult
+from plies.solvers.protocol import CHANCE
+from plies.solvers.result import SearchResult
+
+ALGORITHMS = {"auto": 0, "minimax": 1}
+"""The algorithms the native back end runs, by the number the C knows them by."""
+
+OUT = 32
+MAX_PLY = 10_000
+MAX_PV = 256
+
+(F_NONE, F_INDEX, F_RANGE, F_MAGNITUDE, F_OVERFLOW, F_DIVISION, F_LOOP, F_DOMAIN, F_EMPTY,
+ F_UNIFORM, F_NO_MOVES, F_BOUNDS, F_INEXACT, F_DEEP, F_MEMORY, F_MAX_NODES, F_TIMEOUT,
+ F_INTERRUPTED) = range(18)
+
+STOPS = {F_MAX_NODES: "max-nodes", F_TIMEOUT: "timeout", F_INTERRUPTED: "interrupted"}
+REFUSALS = {
+    F_INEXACT: "the chance values need more precision than 128-bit integers hold",
+    F_DEEP: f"the search went deeper than {MAX_PLY:,} plies",
+    F_MEMORY: "the native search ran out of memory",
+}
+
+
+class NativeRefused(NativeUnavailable):
+    """The native back end cannot give this game's result exactly (the message says why)."""
+
+
+class NativeGame:
+    """A game's native module, for the model it was built from."""
+
+    def __init__(self, model):
+        self.model = model
+        try:
+            self.lowered: ir.Game = lower(model.checked)
+            self.source = emit(self.lowered)
+        except Unsupported as reason:
+            raise NativeRefused(str(reason)) from None
+        self.scale = scale_of(self.lowered)
+        module = load_module(self.source)
+        self.ffi, self.lib = module.ffi, module.lib
+
+    # -- searching --
+
+    def solve(self, algorithm: str = "auto", *, state=None, timeout: float | None = None,
+              max_nodes: int | None = None, memory: int | None = None,
+              use_table: bool = True, before: list[str] | None = None) -> SearchResult:
+        """Search ``state`` (default: the initial state) as ``plies.solvers.solve`` does.
+
+        Raises:
+            NativeRefused: the values do not fit (the caller runs the Python back end).
+            GameRuntimeError: a rule of the game failed (at its game-file line).
+            GameContractError: the game broke the protocol (no legal moves, a utility outside
+                its bounds).
+        """
+        model = self.model
+        state = model.initial_state() if state is None else state
+        ffi = self.ffi
+        root = ffi.new("int64_t[]", [int(v) for v in state])
+        out = ffi.new("int64_t[]", OUT)
+        line = ffi.new("int32_t[]", MAX_PV)
+        where = ffi.new("int32_t[]", MAX_PLY)
+        table_bytes = 0 if not use_table else (memory if memory is not None else 10**9)
+        started = perf_counter()
+        kind = self.lib.plies_solve(ALGORITHMS[algorithm], root,
+                                    -1.0 if timeout is None else float(timeout),
+                                    -1 if max_nodes is None else max_nodes, table_bytes,
+                                    out, line, where)
+        seconds = perf_counter() - started
+        if kind not in (F_NONE, *STOPS):
+            raise self.fault(kind, out, where, state, before or [])
+        scale = self.scale if algorithm == "auto" else 1
+        if kind in STOPS:
+            value = self.number(out[11 + 1], out[11 + 2], scale) if out[11] else None
+            moves = self.moves(state, [out[16]]) if out[11] else []
+        else:
+            value = self.number(out[1], out[2], scale)
+            moves = self.moves(state, [line[i] for i in range(out[14])])
+        return SearchResult(
+            value=value,
+            best_move=moves[0] if moves else None,
+            principal_variation=moves,
+            proved=kind == F_NONE,
+            depth=None,
+            nodes=out[3],
+            leaves=out[4] if algorithm == "auto" else out[3] - out[17],
+            cutoffs=out[5],
+            table_hits=out[6],
+            table_size=out[7],
+            seconds=seconds,
+            algorithm=self.algorithm_name(algorithm),
+            stopped=STOPS.get(kind),
+        )
+
+    def algorithm_name(self, algorithm: str) -> str:
+        if algorithm == "auto":
+            return "expectiminimax" if self.model.has_chance else "alphabeta"
+        return algorithm
+
+    def perft(self, depth: int, *, state=None) -> PerftResult:
+        """Positions at each depth from ``state``, as ``plies.solvers.perft`` counts them.
+
+        Raises:
+            NativeFault: a rule failed on the way (the caller finds it again in Python).
+        """
+        state = self.model.initial_state() if state is None else state
+        ffi = self.ffi
+        root = ffi.new("int64_t[]", [int(v) for v in state])
+        counts = ffi.new("int64_t[]", depth + 1)
+        terminal = ffi.new("int64_t[]", depth + 1)
+        out = ffi.new("int64_t[]", OUT)
+        where = ffi.new("int32_t[]", MAX_PLY)
+        kind = self.lib.plies_perft(root, depth, counts, terminal, out, where)
+        if kind == F_INTERRUPTED:
+            raise KeyboardInterrupt
+        if kind != F_NONE:
+            raise NativeFault(kind, REFUSALS.get(kind, "a rule of the game failed"))
+        return PerftResult(counts=list(counts), terminal=list(terminal))
+
+    # -- results --
+
+    @staticmethod
+    def number(high: int, low: int, scale: int):
+        value = (high << 64) | (low & (2**64 - 1))
+        if value >= 2**127:
+            value -= 2**128
+        value = Fraction(value, scale)
+        return value.numerator if value.denominator == 1 else value
+
+    def path_states(self, state, indices):
+        """The moves (by position among the legal ones) and the states they lead to."""
+        model = self.model
+        moves, states = [], [state]
+        for index in indices:
+            if model.is_terminal(state):
+                break
+            options = [m for m, _ in model.chance_outcomes(state)] \
+                if model.to_move(state) == CHANCE else list(model.actions(state))
+            if not 0 <= index < len(options):
+                break
+            move = options[index]
+            state = model.result(state, move)
+            moves.append(move)
+            states.append(state)
+        return moves, states
+
+    def moves(self, state, indices) -> list:
+        """The principal variation's moves; it stops before a chance node, as Python's."""
+        moves, states = self.path_states(state, indices)
+        return moves
+
+    def fault(self, kind: int, out, where, state, before: list[str]) -> Exception:
+        """The error for a fault of kind ``kind`` in the C search."""
+        if kind in REFUSALS:
+            return NativeRefused(REFUSALS[kind])
+        moves, states = self.path_states(state, [where[i] for i in range(out[15])])
+        texts = list(before) + [str(m) for m in moves]
+        if kind == F_NO_MOVES:
+            return GameContractError("a non-terminal state has no legal moves", texts)
+        if kind == F_BOUNDS:
+            bounds = self.model.utility_bounds
+            return GameContractError(
+                f"utility {out[9]} is outside the declared utility bounds "
+                f"[{_exact(bounds[0])}, {_exact(bounds[1])}]", texts)
+        found = self.replay_failure(states[-1], texts)
+        if found is not None:
+            return found
+        return self.located(kind, out, texts)
+
+    def replay_failure(self, state, texts: list[str]) -> GameRuntimeError | None:
+        """The Python back end's error for the same position's failing rule, when it fails
+        there too (it does, unless a number passed 64 bits in C but not in Python)."""
+        model = self.model
+        try:
+            if model.to_move(state) == CHANCE:
+                for move, _ in model.chance_outcomes(state):
+                    model.outcome(model.result(state, move))
+            else:
+                for _ in model.expand(state):
+                    pass
+        except Exception as error:  # noqa: BLE001 - the failure the C met, found in Python
+            return model.runtime_error(error, texts)
+        return None
+
+    def located(self, kind: int, out, texts: list[str]) -> GameRuntimeError:
+        """The C's own account of a failure, at the check's game-file span."""
+        from plies.errors import Diagnostic
+        check = self.lowered.checks[out[8]] if 0 <= out[8] < len(self.lowered.checks) else None
+        a, b = out[9], out[10]
+        messages = {
+            F_INDEX: lambda what: f"index {a} is outside {what} (0..{b - 1})",
+            F_RANGE: lambda what: f"{what} would become {a}, outside its range",
+            F_MAGNITUDE: lambda what: f"a number would become {a}, past 10^18: a game's "
+                                      "numbers lie within -10^18..10^18",
+            F_OVERFLOW: lambda what: "a number passed 64 bits in the native back end "
+                                     "(the Python back end computes it)",
+            F_DIVISION: lambda what: f"division by zero ({what})",
+            F_LOOP: lambda what: "this `while` loop ran 100,000 rounds and its condition "
+                                 "still holds: does the loop change what its condition reads?",
+            F_DOMAIN: lambda what: f"the range {a}..{b} lists more than 10,000 values",
+            F_EMPTY: lambda what: f"{what} over an empty domain",
+            F_UNIFORM: lambda what: "a uniform chance event has no outcomes here "
+                                    "(its domain is empty)",
+        }
+        message = messages.get(kind, lambda what: "a rule of the game failed")(
+            check.what if check else "")
+        span = check.span if check else None
+        line, column = (span.line, span.column) if span else (1, 1)
+        end_line, end_column = (span.end_line, span.end_column) if span else (1, 2)
+        diagnostic = Diagnostic(self.model.filename, line, column, end_line, end_column,
+                                "error", "runtime", message)
+        return GameRuntimeError(diagnostic, texts, self.model.checked.source)
+
+
+class NativeFault(Exception):
+    """A rule failed inside a native count; the caller finds it again in Python."""
+
+    def __init__(self, kind: int, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def _exact(value):
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else value

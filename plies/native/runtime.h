@@ -1,0 +1,246 @@
+/* The part of every native module before the game's rules: types, faults, checked arithmetic,
+   the built-ins of the language (line, connects, liberties, group) and the sink that hands
+   each child to the search. The emitter defines SLOTS, MOVES, MAXARGS, HAS_CHANCE, ... */
+
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <time.h>
+
+typedef struct { int64_t s[SLOTS]; } state_t;
+
+#if HAS_CHANCE
+typedef __int128 value_t;
+#define VALUE_INF (((__int128)1) << 126)
+#else
+typedef int64_t value_t;
+#define VALUE_INF (((int64_t)1) << 62)
+#endif
+
+typedef struct {
+    state_t st;
+    int64_t args[MAXARGS];
+    int64_t utility;
+    int64_t weight;
+    int32_t kind;
+    int32_t index;
+    int32_t terminal;
+} child_t;
+
+enum { MODE_COUNT, MODE_CUT, MODE_QUIET };
+
+typedef struct {
+    child_t *buf;
+    int n;
+    int mode;
+    int maximizing;
+    value_t v, alpha, beta;
+    int best;
+} expansion_t;
+
+/* ---- faults: a rule failed, a limit stopped the search, or the values do not fit ---- */
+
+enum {
+    F_NONE, F_INDEX, F_RANGE, F_MAGNITUDE, F_OVERFLOW, F_DIVISION, F_LOOP, F_DOMAIN, F_EMPTY,
+    F_UNIFORM, F_NO_MOVES, F_BOUNDS, F_INEXACT, F_DEEP, F_MEMORY, F_MAX_NODES, F_TIMEOUT,
+    F_INTERRUPTED
+};
+
+static jmp_buf escape;
+static int64_t fault_kind, fault_check, fault_a, fault_b;
+
+static void fault(int64_t kind, int64_t check, int64_t a, int64_t b) __attribute__((noreturn));
+static void fault(int64_t kind, int64_t check, int64_t a, int64_t b)
+{
+    fault_kind = kind; fault_check = check; fault_a = a; fault_b = b;
+    longjmp(escape, 1);
+}
+
+static inline int64_t p_add(int64_t a, int64_t b, int64_t check)
+{ int64_t r; if (__builtin_add_overflow(a, b, &r)) fault(F_OVERFLOW, check, 0, 0); return r; }
+static inline int64_t p_sub(int64_t a, int64_t b, int64_t check)
+{ int64_t r; if (__builtin_sub_overflow(a, b, &r)) fault(F_OVERFLOW, check, 0, 0); return r; }
+static inline int64_t p_mul(int64_t a, int64_t b, int64_t check)
+{ int64_t r; if (__builtin_mul_overflow(a, b, &r)) fault(F_OVERFLOW, check, 0, 0); return r; }
+static inline int64_t p_neg(int64_t a, int64_t check)
+{ if (a == INT64_MIN) fault(F_OVERFLOW, check, 0, 0); return -a; }
+static inline int64_t p_abs(int64_t a, int64_t check)
+{ if (a == INT64_MIN) fault(F_OVERFLOW, check, 0, 0); return a < 0 ? -a : a; }
+static inline int64_t p_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t p_max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* a div b and a mod b round towards minus infinity, as in Python */
+static inline int64_t p_div(int64_t a, int64_t b, int64_t check)
+{
+    if (b == 0) fault(F_DIVISION, check, 0, 0);
+    if (a == INT64_MIN && b == -1) fault(F_OVERFLOW, check, 0, 0);
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+static inline int64_t p_mod(int64_t a, int64_t b, int64_t check)
+{
+    if (b == 0) fault(F_DIVISION, check, 0, 0);
+    if (b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static inline int64_t check_index(int64_t v, int64_t size, int64_t check)
+{ if (v < 0 || v >= size) fault(F_INDEX, check, v, size); return v; }
+static inline int64_t check_range(int64_t v, int64_t lo, int64_t hi, int64_t check)
+{ if (v < lo || v > hi) fault(F_RANGE, check, v, 0); return v; }
+static inline int64_t bounded(int64_t v, int64_t check)
+{ if (v < -1000000000000000000LL || v > 1000000000000000000LL) fault(F_MAGNITUDE, check, v, 0); return v; }
+
+/* ---- the built-ins over a grid ---- */
+
+static int line_test(const state_t *s, const int64_t *lines, int count, int width, int64_t value)
+{
+    for (int i = 0; i < count; i++) {
+        const int64_t *cells = lines + (int64_t)i * width;
+        int k = 0;
+        while (k < width && s->s[cells[k]] == value) k++;
+        if (k == width) return 1;
+    }
+    return 0;
+}
+
+static int connects(const state_t *s, int64_t value, const int64_t *starts, int nstarts,
+                    const int64_t *goals, int ngoals, const int64_t *first, const int64_t *near)
+{
+    int64_t stack[SLOTS];
+    unsigned char seen[SLOTS], goal[SLOTS];
+    int top = 0;
+    memset(seen, 0, sizeof seen);
+    memset(goal, 0, sizeof goal);
+    for (int i = 0; i < ngoals; i++) goal[goals[i]] = 1;
+    for (int i = 0; i < nstarts; i++)
+        if (s->s[starts[i]] == value && !seen[starts[i]]) { seen[starts[i]] = 1; stack[top++] = starts[i]; }
+    while (top) {
+        int64_t slot = stack[--top];
+        if (goal[slot]) return 1;
+        for (int64_t j = first[slot]; j < first[slot + 1]; j++) {
+            int64_t other = near[j];
+            if (!seen[other] && s->s[other] == value) { seen[other] = 1; stack[top++] = other; }
+        }
+    }
+    return 0;
+}
+
+/* the group of the cell at slot (same value, connected), slot first, breadth-first */
+static int64_t group_of(const state_t *s, int64_t slot, const int64_t *first, const int64_t *near,
+                        int64_t *cells)
+{
+    unsigned char seen[SLOTS];
+    memset(seen, 0, sizeof seen);
+    int64_t value = s->s[slot], count = 1;
+    cells[0] = slot; seen[slot] = 1;
+    for (int64_t i = 0; i < count; i++)
+        for (int64_t j = first[cells[i]]; j < first[cells[i] + 1]; j++) {
+            int64_t other = near[j];
+            if (!seen[other] && s->s[other] == value) { seen[other] = 1; cells[count++] = other; }
+        }
+    return count;
+}
+
+static int64_t liberties(const state_t *s, int64_t slot, int64_t free_value, const int64_t *first,
+                         const int64_t *near)
+{
+    int64_t cells[SLOTS];
+    unsigned char found[SLOTS];
+    memset(found, 0, sizeof found);
+    int64_t count = group_of(s, slot, first, near, cells), total = 0;
+    for (int64_t i = 0; i < count; i++)
+        for (int64_t j = first[cells[i]]; j < first[cells[i] + 1]; j++)
+            if (s->s[near[j]] == free_value && !found[near[j]]) { found[near[j]] = 1; total++; }
+    return total;
+}
+
+/* a stable insertion sort of n tuples of `width` values by their keys */
+static void sort_by_key(int64_t *values, int64_t *keys, int64_t n, int width)
+{
+    for (int64_t i = 1; i < n; i++) {
+        int64_t key = keys[i], tuple[8];
+        for (int k = 0; k < width && k < 8; k++) tuple[k] = values[i * width + k];
+        int64_t j = i - 1;
+        while (j >= 0 && keys[j] > key) {
+            keys[j + 1] = keys[j];
+            for (int k = 0; k < width; k++) values[(j + 1) * width + k] = values[j * width + k];
+            j--;
+        }
+        keys[j + 1] = key;
+        for (int k = 0; k < width && k < 8; k++) values[(j + 1) * width + k] = tuple[k];
+    }
+}
+
+/* ---- counting nodes, limits ---- */
+
+static int64_t nodes, leaves, cutoffs, hits, expanded;
+static int64_t next_check, max_nodes;
+static double deadline;
+static volatile sig_atomic_t interrupted;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void check_limits(void)
+{
+    if (max_nodes >= 0 && nodes >= max_nodes) fault(F_MAX_NODES, -1, 0, 0);
+    if (interrupted) fault(F_INTERRUPTED, -1, 0, 0);
+    if (deadline > 0 && now_seconds() >= deadline) fault(F_TIMEOUT, -1, 0, 0);
+    next_check = nodes + 4096;
+    if (max_nodes >= 0 && next_check > max_nodes) next_check = max_nodes;
+}
+
+static inline void count_node(void)
+{
+    if (nodes >= next_check) check_limits();
+    nodes++;
+}
+
+#if HAS_CHANCE
+static const value_t SCALE = (((value_t)SCALE_HIGH) << 64) | (value_t)SCALE_LOW;
+#else
+static const value_t SCALE = 1;
+#endif
+static value_t low_value, high_value;
+
+/* a utility in the search's units (times SCALE), checked against the bounds */
+static inline value_t scaled(int64_t utility)
+{
+    value_t v;
+#if HAS_CHANCE
+    if (__builtin_mul_overflow((value_t)utility, SCALE, &v)) fault(F_INEXACT, -1, utility, 0);
+#else
+    v = utility;
+#endif
+    if (v < low_value || v > high_value) fault(F_BOUNDS, -1, utility, 0);
+    return v;
+}
+
+static int sink(expansion_t *x)
+{
+    child_t *c = &x->buf[x->n];
+    c->index = x->n;
+    x->n++;
+    if (x->mode == MODE_QUIET) return 0;
+    count_node();
+    if (x->mode == MODE_CUT && c->terminal) {
+        leaves++;
+        value_t u = scaled(c->utility);
+        if (x->maximizing ? u > x->v : u < x->v) {
+            x->v = u;
+            x->best = c->index;
+            if (x->maximizing ? u >= x->beta : u <= x->alpha) return 1;
+        }
+    }
+    return 0;
+}
