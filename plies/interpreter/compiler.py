@@ -1182,6 +1182,13 @@ class CodeGenerator:
                 cells = tuple(tuple(sorted(cells, key=lambda slot: slot not in self.written))
                               for cells in cells if not self.written.isdisjoint(cells))
                 title += " through the cells the move wrote"
+                shared = set(cells[0]).intersection(*cells) if cells else set()
+                if len(shared) == 1 and len(cells) * length <= UNROLL_LIMIT:
+                    # Every line passes through the one cell written: test that cell once.
+                    [slot] = shared
+                    rest = tuple(tuple(c for c in line if c != slot) for line in cells)
+                    return (f"({self.read(str(slot))} == {value} and "
+                            f"{_line_code(self.read, rest, value)})")
         if _is_literal(value) and len(cells) * length <= UNROLL_LIMIT:
             return _line_code(self.read, cells, value)  # written out: no call, no loop
         key = (grid_arg.id, info.offset, length, cells)
