@@ -41,6 +41,10 @@ ParamOption = Annotated[
 ]
 GameArgument = Annotated[str, typer.Argument(metavar="GAME",
                                              help="A .game file, or the name of a shipped game.")]
+BackendOption = Annotated[Literal["python", "native"], typer.Option(
+    "--backend", envvar="PLIES_BACKEND",
+    help="python, or native: the rules and the search compiled to C (needs cffi and a C "
+         "compiler; see docs/native.md).")]
 
 
 def _version(value: bool) -> None:
@@ -155,6 +159,7 @@ def solve(
                          "store them all in an SQLite database.")] = False,
     db: Annotated[Optional[Path], typer.Option(
         "--db", metavar="FILE", help="With --strong: the SQLite file to write.")] = None,
+    backend: BackendOption = "python",
 ) -> None:
     """Solve a game: its exact value, the best move, the line of best play, the work it took.
 
@@ -175,6 +180,9 @@ def solve(
         _strong_solve(model, moves, db, as_json, max_nodes)
         return
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
+    if backend == "native":
+        from plies.native.backend import with_backend
+        model = with_backend(model, backend, _notice)
     solved = solve_game(model, moves, algorithm, progress=progress, **options)
     if progress is not None:
         sys.stderr.write("\r\033[K")
@@ -182,6 +190,11 @@ def solve(
         typer.echo(json.dumps(_result_json(model, solved, moves, depth), indent=2))
     else:
         typer.echo(_result_text(model, solved, moves, depth))
+
+
+def _notice(text: str) -> None:
+    """A one-line note on stderr (the native back end saying what runs in Python)."""
+    typer.echo(text, err=True)
 
 
 def _memory(text: str | None) -> int | None:
@@ -615,11 +628,16 @@ def run_tests(
 
 @app.command(name="compile")
 @_reports_errors
-def compile_game(game: GameArgument, param: ParamOption = None) -> None:
-    """Print the Python that plies generates for a game."""
+def compile_game(game: GameArgument, param: ParamOption = None,
+                 backend: BackendOption = "python") -> None:
+    """Print the Python (or, with --backend native, the C) that plies generates for a game."""
     path = find_game(game)
     source = read_source(path)
     checked = check_source(source, display_path(path), _params(param))
+    if backend == "native":
+        from plies.native.engine import native_source
+        typer.echo(native_source(checked), nl=False)
+        return
     typer.echo(generate(checked).source, nl=False)
 
 
@@ -638,12 +656,18 @@ def perft(
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Count from the position after these moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    backend: BackendOption = "python",
 ) -> None:
     """Count the positions at each depth from the start, to check the rules."""
     model = load(game, **_params(param))
     start = _start(model, from_moves)
+    result = None
+    if backend == "native" and not distinct:
+        from plies.native.backend import native_perft
+        result = native_perft(model, depth, start, _notice)
     try:
-        result = count_positions(model, depth, state=start, distinct=distinct)
+        if result is None:
+            result = count_positions(model, depth, state=start, distinct=distinct)
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
         raise _perft_fault(model, error, start, depth, _moves(from_moves)) from None
     if as_json:

@@ -9,6 +9,7 @@ the built module without compiling.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -99,13 +100,14 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
     ffi.cdef(CDEF)
     ffi.set_source(name, source, extra_compile_args=["-O2", "-w"])
     work = Path(tempfile.mkdtemp(prefix="build-", dir=directory))
+    log = work / "build.log"
     try:
-        import contextlib
-        import io
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with _output_to(log):
             built = Path(ffi.compile(tmpdir=str(work), verbose=False))
     except Exception as error:  # noqa: BLE001 - any build failure becomes one clean message
-        raise NativeUnavailable(f"the C build failed ({_first_line(error)})") from None
+        reason = _reason(error, log)
+        _remove_tree(work)
+        raise NativeUnavailable(reason) from None
     target = directory / built.name
     os.replace(built, target)  # atomic: a concurrent build of the same game is harmless
     _remove_tree(work)
@@ -122,12 +124,38 @@ def _import(name: str, path: Path):
     return module
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    line = text[0] if text else type(error).__name__
-    if "command" in line and "gcc" in line or "cc" in line.split():
-        return "no working C compiler"
-    return line[:200]
+@contextlib.contextmanager
+def _output_to(log: Path):
+    """Send what the compiler prints (file descriptors 1 and 2) to ``log`` while it runs."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "wb") as file:
+        os.dup2(file.fileno(), 1)
+        os.dup2(file.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def _reason(error: BaseException, log: Path) -> str:
+    """One line on why a build failed: no compiler, or the compiler's first error."""
+    try:
+        printed = log.read_text(errors="replace")
+    except OSError:
+        printed = ""
+    text = f"{error}\n{printed}"
+    if "failed: No such file or directory" in text or "command not found" in text \
+            or "Unable to find" in text:
+        return "no C compiler found (install gcc or clang)"
+    for line in printed.splitlines():
+        if "error" in line.lower():
+            return f"the C build failed: {line.strip()[:200]}"
+    return f"the C build failed: {str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__}"
 
 
 def _remove_tree(path: Path) -> None:

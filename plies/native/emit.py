@@ -53,6 +53,12 @@ def scale_of(game: ir.Game) -> int:
     return scale
 
 
+def max_ply(game: ir.Game) -> int:
+    """How deep the C may recurse: a frame holds about three copies of a state's slots, and
+    the search keeps within a few megabytes of the C stack."""
+    return min(10_000, 4_000_000 // (len(game.slots) * 24 + 512))
+
+
 def emit(game: ir.Game) -> str:
     """The complete C source of a game's native module."""
     return CEmitter(game).source()
@@ -106,6 +112,7 @@ class CEmitter:
             f"#define SCALE_LOW {scale & (2**64 - 1)}ULL",
             f"#define ROLE1 {game.roles[0]}",
             f"#define ROLE2 {game.roles[1]}",
+            f"#define MAX_PLY {max_ply(game)}",
         ]
         runtime = resources.files("plies.native").joinpath("runtime.h").read_text()
         search = resources.files("plies.native").joinpath("search.c").read_text()
@@ -122,7 +129,10 @@ class CEmitter:
         for i, slot in enumerate(game.slots):
             self.line(f"s->s[{i}] = {slot.initial}LL;")
         if game.setup is not None:
+            self.line("state_t *t = s;")
+            self.state = "t"
             self.block(game.setup)
+            self.state = "s"
         self.level -= 1
         self.line("}")
         self.line("")

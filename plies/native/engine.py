@@ -39,7 +39,8 @@ MAX_PV = 256
 STOPS = {F_MAX_NODES: "max-nodes", F_TIMEOUT: "timeout", F_INTERRUPTED: "interrupted"}
 REFUSALS = {
     F_INEXACT: "the chance values need more precision than 128-bit integers hold",
-    F_DEEP: f"the search went deeper than {MAX_PLY:,} plies",
+    F_DEEP: "the search went deeper than the native back end's stack allows (a game that "
+            "repeats positions, or a very long one)",
     F_MEMORY: "the native search ran out of memory",
 }
 
@@ -245,3 +246,17 @@ class NativeFault(Exception):
 def _exact(value):
     value = Fraction(value)
     return value.numerator if value.denominator == 1 else value
+
+
+def native_source(checked) -> str:
+    """The C that the native back end builds for a checked game (``plies compile``).
+
+    Raises:
+        NativeRefused: the game uses what the native back end cannot express exactly.
+    """
+    if checked.tree is not None:
+        raise NativeRefused("an explicit game tree is solved by the Python back end")
+    try:
+        return emit(lower(checked))
+    except Unsupported as reason:
+        raise NativeRefused(f"the native back end cannot compile this game: {reason}") from None

@@ -4,7 +4,6 @@
    the table's move, the killer move and terminal children first; chance nodes searched
    exactly), minimax is minimax.py, perft is perft.py counted depth-first. */
 
-#define MAX_PLY 10000
 #define MAX_PV 256
 
 static int to_move(const state_t *s)

@@ -1,0 +1,94 @@
+"""Choosing the back end: ``--backend python|native`` and ``PLIES_BACKEND``.
+
+``with_backend(model, "native", notice)`` gives a model whose ``solve`` runs the native searches
+where they apply, and the Python ones where they do not (a depth limit, an algorithm the C does
+not have, a game it cannot express exactly), after saying so in one line through ``notice``.
+Without cffi or a C compiler it says that once and returns the Python model unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from plies.native.build import NativeUnavailable
+
+BACKENDS = ("python", "native")
+ENTRY_BYTES = 128
+"""About what one native table entry takes, to turn ``--max-table`` into bytes."""
+
+
+def native_game(model, notice: Callable[[str], object]):
+    """The model's native module, or None (after ``notice``) when it cannot be had."""
+    from plies.native.engine import NativeGame
+    if getattr(model.checked, "tree", None) is not None:
+        notice("native: an explicit game tree is solved by the Python back end")
+        return None
+    try:
+        return NativeGame(model)
+    except NativeUnavailable as reason:
+        notice(f"native: {reason}; running in Python")
+        return None
+
+
+def with_backend(model, backend: str, notice: Callable[[str], object]):
+    """``model`` itself for ``python``; for ``native``, a model whose searches run in C."""
+    if backend != "native":
+        return model
+    native = native_game(model, notice)
+    return model if native is None else NativeModel(model, native, notice)
+
+
+class NativeModel:
+    """A game model whose ``solve`` runs natively; everything else is the Python model's."""
+
+    def __init__(self, model, native, notice: Callable[[str], object]):
+        self._model = model
+        self.native = native
+        self._notice = notice
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def solve(self, algorithm: str = "auto", *, moves=None, state=None, depth=None,
+              max_nodes=None, timeout=None, use_table=True, max_table=None, memory=None,
+              deepen=False, progress=None, **options):
+        from plies.native.engine import ALGORITHMS, NativeRefused
+        model = self._model
+        python = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=use_table,
+                      max_table=max_table, memory=memory, deepen=deepen, progress=progress,
+                      **options)
+        reason = None
+        if algorithm not in ALGORITHMS:
+            reason = f"{algorithm} runs in Python (native: auto and minimax)"
+        elif depth is not None or deepen:
+            reason = "a depth-limited search runs in Python"
+        elif algorithm == "minimax" and model.has_chance:
+            reason = "minimax needs a game without chance"
+        if reason is not None:
+            self._notice(f"native: {reason}")
+            return model.solve(algorithm, moves=moves, state=state, **python)
+        before = list(moves or [])
+        if before:
+            state = model.play_all(before, state)
+        if max_table is not None:
+            memory = min(memory or max_table * ENTRY_BYTES, max_table * ENTRY_BYTES)
+        try:
+            return self.native.solve(algorithm, state=state, timeout=timeout,
+                                     max_nodes=max_nodes, memory=memory, use_table=use_table,
+                                     before=before)
+        except NativeRefused as refusal:
+            self._notice(f"native: {refusal}; running in Python")
+            return model.solve(algorithm, state=state, **python)
+
+
+def native_perft(model, depth: int, state, notice: Callable[[str], object]):
+    """Perft counts from the native module, or None to count in Python (a rule failed, or
+    the native back end is not available: the Python count then reports or counts it)."""
+    from plies.native.engine import NativeFault
+    native = native_game(model, notice)
+    if native is None:
+        return None
+    try:
+        return native.perft(depth, state=state)
+    except NativeFault:
+        return None

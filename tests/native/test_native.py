@@ -1,0 +1,136 @@
+"""The native back end against the Python one: the same values, best moves and node counts
+for every shipped game at small sizes, and for random games; refusals and faults."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import plies
+from plies.interpreter.loader import load_source
+from plies.native.engine import NativeRefused
+
+SMALL = [
+    ("tictactoe", {}),
+    ("connect4", dict(width=4, height=4)),
+    ("connect4", dict(width=5, height=4)),
+    ("dots_and_boxes", {}),
+    ("gomoku", dict(width=3, height=3, k=3)),
+    ("hex", dict(size=3)),
+    ("kalah", dict(pits=3, seeds=4)),
+    ("nim", {}),
+    ("pig", dict(goal=4, budget=4)),
+    ("piglet", dict(flips=4)),
+    ("race", dict(length=3, pieces=1, sides=2, budget=4)),
+    ("subtraction", {}),
+]
+"""Every shipped game that the native back end compiles, at sizes solved in well under a
+second (othello, morris3 and the explicit trees run in Python: see test_refusals)."""
+
+
+def same(native_result, python_result) -> None:
+    assert native_result.value == python_result.value
+    assert native_result.best_move == python_result.best_move
+    assert native_result.nodes == python_result.nodes
+    assert native_result.leaves == python_result.leaves
+    assert native_result.proved and python_result.proved
+
+
+@pytest.mark.parametrize(("name", "params"), SMALL, ids=lambda v: v if isinstance(v, str) else
+                         ",".join(f"{k}={x}" for k, x in v.items()))
+def test_auto_agrees_with_python(native, name, params):
+    model = plies.load(name, **params)
+    same(native(model).solve("auto"), model.solve("auto"))
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "nim", "subtraction", "dots_and_boxes"])
+def test_minimax_agrees_with_python(native, name):
+    params = {"dots_and_boxes": {"rows": 1, "cols": 1}, "subtraction": {"heap": 12}}.get(name, {})
+    model = plies.load(name, **params)
+    result, expected = native(model).solve("minimax"), model.solve("minimax")
+    same(result, expected)
+    assert result.principal_variation == expected.principal_variation
+
+
+@pytest.mark.parametrize(("name", "params", "depth"), [
+    ("tictactoe", {}, 9), ("connect4", dict(width=4, height=4), 6), ("piglet", {}, 8),
+    ("kalah", dict(pits=3, seeds=4), 6), ("race", dict(length=3, pieces=1, sides=2, budget=4), 6),
+])
+def test_perft_agrees_with_python(native, name, params, depth):
+    from plies.solvers.perft import perft
+    model = plies.load(name, **params)
+    result, expected = native(model).perft(depth), perft(model, depth)
+    assert result.counts == expected.counts
+    assert result.terminal == expected.terminal
+
+
+def test_the_position_after_moves(native):
+    model = plies.load("connect4", width=5, height=4)
+    state = model.play_all(["drop(2)", "drop(2)", "drop(1)"])
+    same(native(model).solve("auto", state=state), model.solve("auto", state=state))
+
+
+SUBTRACTION = """
+game random_subtraction(heap = 10, takes = [1, 2], misere = false)
+players first max, second min
+state
+  n: 0..heap = heap
+  taken: array[player] of int = 0
+move take(k in takes) when k <= n { n -= k  taken[turn] += k }
+terminal all k in takes: k > n
+utility if (turn == first) != misere then taken[second] - taken[first] else taken[first] + 1
+"""
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(heap=st.integers(0, 14), takes=st.lists(st.integers(1, 5), min_size=1, max_size=3,
+                                               unique=True), misere=st.booleans())
+def test_random_games_agree(native, heap, takes, misere):
+    model = load_source(SUBTRACTION, heap=heap, takes=takes, misere=misere)
+    game = native(model)
+    same(game.solve("auto"), model.solve("auto"))
+    same(game.solve("minimax"), model.solve("minimax"))
+
+
+def test_limits_stop_the_native_search(native):
+    model = plies.load("connect4", width=5, height=4)
+    result = native(model).solve("auto", max_nodes=1000)
+    assert result.stopped == "max-nodes" and not result.proved
+    assert result.nodes == 1000
+    assert native(model).solve("auto", timeout=0).stopped == "timeout"
+
+
+def test_refusals(native):
+    with pytest.raises(NativeRefused, match="too many definitions"):
+        native(plies.load("othello"))
+    with pytest.raises(NativeRefused, match="explicit game tree"):
+        native(plies.load("aima_fig5_2"))
+    fractions = "game f\nplayers a max, b min\nstate n: 0..2 = 0\nmove m when n < 2 { n += 1 }\n" \
+                "terminal n == 2\nutility 1 / 3\n"
+    with pytest.raises(NativeRefused, match="exact division"):
+        native(load_source(fractions))
+
+
+FAULTY = """
+game faulty
+players a max, b min
+state
+  n: 0..5 = 0
+  marks: array[3] of int = 0
+move step(k in 1..2) { n += k  marks[n] = 1 }
+terminal n >= 4
+utility 0
+"""
+
+
+def test_a_failing_rule_is_reported_at_its_line(native):
+    from plies.errors import GameRuntimeError
+    model = load_source(FAULTY, "faulty.game")
+    with pytest.raises(GameRuntimeError) as python_error:
+        model.solve("auto")
+    with pytest.raises(GameRuntimeError) as native_error:
+        native(model).solve("auto")
+    assert native_error.value.diagnostic.message == python_error.value.diagnostic.message
+    assert native_error.value.diagnostic.line == python_error.value.diagnostic.line == 7
+    assert "index 3 is outside marks" in native_error.value.render()

@@ -1,0 +1,71 @@
+"""``--backend native`` on the command line: the same answers, one-line notes, clean errors."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+
+
+def run(*args, env=None):
+    return runner.invoke(app, list(args), env=env)
+
+
+def test_solve_native_gives_python_answer(native):
+    python = run("solve", "connect4", "-p", "width=4", "-p", "height=4", "--json")
+    result = run("solve", "connect4", "-p", "width=4", "-p", "height=4", "--json",
+                 "--backend", "native")
+    assert result.exit_code == 0, result.output
+    for field in ('"value": 0', '"best_move": "drop(1)"', '"nodes": 23647'):
+        assert field in result.stdout and field in python.stdout
+
+
+def test_backend_from_the_environment(native):
+    result = run("solve", "nim", "-a", "minimax", env={"PLIES_BACKEND": "native"})
+    assert result.exit_code == 0
+    assert "value      1" in result.stdout
+
+
+def test_what_runs_in_python_is_said_in_one_line(native):
+    result = run("solve", "othello", "--backend", "native")
+    assert result.exit_code == 0
+    assert result.stderr.strip() == ("native: too many definitions to write in place; "
+                                     "running in Python")
+    result = run("solve", "nim", "-a", "alphabeta", "--backend", "native")
+    assert result.stderr.strip() == "native: alphabeta runs in Python (native: auto and minimax)"
+
+
+def test_perft_native(native):
+    result = run("perft", "tictactoe", "-d", "9", "--backend", "native")
+    assert result.exit_code == 0
+    assert "127,872     127,872" in result.stdout
+
+
+def test_compile_native_prints_c_without_game_text(native, tmp_path):
+    game = tmp_path / "secret.game"
+    game.write_text("game secret_name\nplayers alpha_one max, beta_two min\n"
+                    "state pile_of_things: 0..5 = 5\n"
+                    "move take_some(k in 1..2) when k <= pile_of_things { pile_of_things -= k }\n"
+                    "terminal pile_of_things == 0\nutility if turn == beta_two then 1 else -1\n")
+    result = run("compile", str(game), "--backend", "native")
+    assert result.exit_code == 0
+    assert "int plies_solve(" in result.stdout
+    for word in ("secret", "alpha_one", "beta_two", "pile_of_things", "take_some"):
+        assert word not in result.stdout
+
+
+def test_no_compiler_is_one_line_then_python(native, monkeypatch, tmp_path):
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    monkeypatch.setenv("PLIES_CACHE_DIR", str(tmp_path / "cache"))
+    result = run("solve", "subtraction", "-p", "heap=17", "--backend", "native")
+    assert result.exit_code == 0
+    assert result.stderr.strip() == ("native: no C compiler found (install gcc or clang); "
+                                     "running in Python")
+    assert "value" in result.stdout
+
+
+def test_a_bad_backend_is_a_usage_error():
+    result = run("solve", "nim", "--backend", "fortran")
+    assert result.exit_code == 2
