@@ -136,6 +136,9 @@ class Line(Expr):
 
     lines: tuple[tuple[int, ...], ...]
     value: Expr
+    through_written: bool = False
+    """Only lines through the slots the move wrote when it ran can hold ``value`` (the parent
+    was not terminal): an emitter that records the slots a move writes tests only those."""
 
 
 @dataclass(frozen=True)

@@ -595,7 +595,7 @@ class Lowering:
             # No such line before the move: only one through a cell it wrote can be one now.
             lines = tuple(tuple(sorted(cells, key=lambda slot: slot not in self.written))
                           for cells in lines if not self.written.isdisjoint(cells))
-            return ir.Line(lines, value) if lines else ir.Const(0)
+            return ir.Line(lines, value, True) if lines else ir.Const(0)
         return full if lines else ir.Const(0)
 
     def visit_Negate(self, node):

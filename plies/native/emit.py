@@ -73,6 +73,8 @@ class CEmitter:
         self.tables: list[str] = []
         self.table_names: dict[tuple, str] = {}
         self.state = "s"  # the name of the state pointer the code being written reads
+        self.tracking = False  # Stores record the slots they write (for line tests)
+        self.flags = False
 
     # -- writing --
 
@@ -199,7 +201,11 @@ class CEmitter:
         self.level += 1
         self.state = "t"
         self.line("state_t *t = &c->st;")
+        self.tracking = any(_has_through_line(branch) for branch in case.end)
+        if self.tracking:
+            self.line(f"int64_t written_[{WRITTEN}]; int nw_ = 0;")
         self.effect(case.effect, outcome=False)
+        self.tracking = False
         self.line("c->terminal = 0;")
         if move.starts_chance and self.game.chance_slot:
             self.line("if (!t->s[1]) {")
@@ -415,7 +421,12 @@ class CEmitter:
         return value
 
     def stmt_Store(self, stmt: ir.Store) -> None:
-        self.line(f"t->s[{self.expr(stmt.slot)}] = {self.stored(self.expr(stmt.value), stmt)};")
+        value = self.stored(self.expr(stmt.value), stmt)
+        if not self.tracking:
+            self.line(f"t->s[{self.expr(stmt.slot)}] = {value};")
+            return
+        self.line(f"{{ int64_t k_ = {self.expr(stmt.slot)}; t->s[k_] = {value}; "
+                  f"if (nw_ < {WRITTEN}) written_[nw_] = k_; nw_++; }}")
 
     def stmt_SetLocal(self, stmt: ir.SetLocal) -> None:
         value = self.stored(self.expr(stmt.value), stmt)
@@ -574,8 +585,21 @@ class CEmitter:
     def visit_Line(self, node: ir.Line) -> str:
         width = len(node.lines[0])
         table = self.table("lines", tuple(slot for cells in node.lines for slot in cells))
-        return (f"line_test({self.state}, {table}, {len(node.lines)}, {width}, "
-                f"{self.expr(node.value)})")
+        value = self.expr(node.value)
+        every = f"line_test({self.state}, {table}, {len(node.lines)}, {width}, {value})"
+        if not (node.through_written and self.tracking):
+            return every
+        # the lines through each slot, for the slots the move wrote when it ran
+        starts, flat = [0], []
+        for slot in range(len(self.game.slots)):
+            for cells in node.lines:
+                if slot in cells:
+                    flat.extend(cells)
+            starts.append(len(flat) // width)
+        first = self.table("starts", tuple(starts))
+        through = self.table("lines", tuple(flat))
+        return (f"(nw_ <= {WRITTEN} ? line_through({self.state}, written_, nw_, {first}, "
+                f"{through}, {width}, {value}) : {every})")
 
     def visit_Connects(self, node: ir.Connects) -> str:
         starts = self.table("side", node.starts)
@@ -586,6 +610,22 @@ class CEmitter:
     def visit_Liberties(self, node: ir.Liberties) -> str:
         return (f"liberties({self.state}, {self.expr(node.slot)}, {self.expr(node.free)}, "
                 f"{self.neighbour_table(node.neighbours)})")
+
+
+WRITTEN = 64
+"""Most slots a move's run records as written; past it, its child's lines are all tested."""
+
+
+def _has_through_line(node) -> bool:
+    """True when an end branch (or expression) holds a ``line`` test over written slots."""
+    if isinstance(node, ir.Line):
+        return node.through_written
+    if isinstance(node, (ir.Expr, ir.EndBranch)):
+        return any(_has_through_line(value) for value in vars(node).values()
+                   if isinstance(value, (ir.Expr, tuple)))
+    if isinstance(node, tuple):
+        return any(_has_through_line(item) for item in node)
+    return False
 
 
 def _nested_loops(loop: ir.Loop) -> bool:

@@ -109,6 +109,24 @@ static int line_test(const state_t *s, const int64_t *lines, int count, int widt
     return 0;
 }
 
+/* some line through a written slot holds value in every cell: first[k]..first[k+1] are the
+   positions, in `lines`, of the lines through slot k */
+static int line_through(const state_t *s, const int64_t *written, int count, const int64_t *first,
+                        const int64_t *lines, int width, int64_t value)
+{
+    for (int w = 0; w < count; w++) {
+        int64_t slot = written[w];
+        if (s->s[slot] != value) continue;  /* every line through it needs it */
+        for (int64_t i = first[slot]; i < first[slot + 1]; i++) {
+            const int64_t *cells = lines + i * width;
+            int k = 0;
+            while (k < width && s->s[cells[k]] == value) k++;
+            if (k == width) return 1;
+        }
+    }
+    return 0;
+}
+
 static int connects(const state_t *s, int64_t value, const int64_t *starts, int nstarts,
                     const int64_t *goals, int ngoals, const int64_t *first, const int64_t *near)
 {

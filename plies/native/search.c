@@ -101,7 +101,9 @@ static int pack(const state_t *s, int8_t *key, uint64_t *hash)
         key[i] = (int8_t)v;
         h = (h ^ (uint8_t)v) * 1099511628211ULL;
     }
-    *hash = h ^ (h >> 29);
+    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ULL;  /* splitmix64's finaliser: all bits mixed */
+    h ^= h >> 27; h *= 0x94d049bb133111ebULL;
+    *hash = h ^ (h >> 31);
     return 1;
 }
 
@@ -151,15 +153,19 @@ static void make_room(void)
         }
         median = sample[n / 2];
     }
-    uint64_t before = table_count;
-    entry_t *old = table;
-    table = calloc(table_slots, sizeof(entry_t));
-    if (!table) { table = old; fault(F_MEMORY, -1, 0, 0); }
-    table_count = 0;
+    /* the survivors are set aside, the table cleared in place (its pages stay mapped) */
+    uint64_t kept = 0;
     for (uint64_t i = 0; i < table_slots; i++)
-        if (old[i].used && old[i].work > median) place(&old[i]);
-    free(old);
-    if (table_count == before && before) resize(table_slots, INT64_MAX); /* cannot happen */
+        if (table[i].used && table[i].work > median) kept++;
+    entry_t *survivors = malloc(sizeof(entry_t) * (kept ? kept : 1));
+    if (!survivors) fault(F_MEMORY, -1, 0, 0);
+    kept = 0;
+    for (uint64_t i = 0; i < table_slots; i++)
+        if (table[i].used && table[i].work > median) survivors[kept++] = table[i];
+    memset(table, 0, sizeof(entry_t) * table_slots);
+    table_count = 0;
+    for (uint64_t i = 0; i < kept; i++) place(&survivors[i]);
+    free(survivors);
 }
 
 static void store(const int8_t *key, uint64_t hash, const entry_t *old, int maximizing,
@@ -179,7 +185,7 @@ static void store(const int8_t *key, uint64_t hash, const entry_t *old, int maxi
     }
     entry_t *e = find(key, hash);
     if (!e->used) {
-        if ((table_count + 1) * 4 > table_slots * 3) {
+        if ((table_count + 1) * 8 > table_slots * 5) {  /* at most 5/8 full: short probes */
             if (table_slots * 2 <= table_most_slots) resize(table_slots * 2, INT64_MIN);
             else make_room();
             e = find(key, hash);
