@@ -93,6 +93,45 @@ def plies_side(label: str, game: str, algorithm: str = "auto", params: dict | No
     return Side(label, make)
 
 
+def native_side(label: str, game: str, algorithm: str = "auto", params: dict | None = None,
+                build_only: bool = False) -> Side:
+    """The same solve on the native back end (docs/native.md), built before the timed call;
+    with ``build_only``, the build itself is timed (into a fresh cache each run)."""
+
+    def make() -> Callable[[], tuple]:
+        import plies
+        from plies.native.engine import NativeGame
+
+        model = plies.load(game, **(params or {}))
+        if build_only:
+            return lambda: (_fresh_build(NativeGame, model), None)
+        native = NativeGame(model)
+
+        def run() -> tuple:
+            result = native.solve(algorithm)
+            return result.value, result.nodes
+
+        return run
+
+    return Side(label, make)
+
+
+def _fresh_build(native_game, model):
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as directory:
+        os.environ["PLIES_CACHE_DIR"] = directory
+        from plies.native import build
+        build._loaded.clear()
+        native = native_game(model)
+        return native.solve().value
+
+
+def _native() -> bool:
+    """True when the native back end can be benchmarked here (cffi installed)."""
+    return importlib.util.find_spec("cffi") is not None
+
+
 def hand_side(label: str, module: str, *args) -> Side:
     """A hand-written solver in ``benchmarks.baselines``: ``run(*args)`` is timed and counts
     nothing, ``count_nodes(*args)`` gives the value and the nodes."""
@@ -136,7 +175,10 @@ def _tictactoe(search: str, plies_algorithm: str, shared_search: str, descriptio
              hand_side("hand-written", "tictactoe", search)]
     if SHARED_TIGHT.exists():
         sides.append(shared_side("shared tight", shared_search))
-    same = ("plies", "hand-written", "shared tight") if plies_algorithm != "auto" else ()
+    if _native() and plies_algorithm in ("minimax", "auto"):
+        sides.append(native_side("plies native", "tictactoe", plies_algorithm))
+    same = ("plies", "hand-written", "shared tight", "plies native") \
+        if plies_algorithm != "auto" else ()
     return Case(f"ttt-{plies_algorithm}", description, tuple(sides), same_nodes=same)
 
 
@@ -145,7 +187,10 @@ def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None)
         f"c4-{width}x{height}",
         f"Connect Four {width}x{height}: plies auto vs a bitboard alpha-beta with a table",
         (plies_side("plies", "connect4", params={"width": width, "height": height}),
-         hand_side("hand-written", "connect4", width, height)),
+         hand_side("hand-written", "connect4", width, height))
+        + ((native_side("plies native", "connect4", params={"width": width, "height": height}),)
+           if _native() else ()),
+        same_nodes=("plies", "plies native"),
         slow=slow,
         repeat=repeat,
     )
@@ -162,6 +207,10 @@ CASES = [
     _connect4(6, 4, slow=True, repeat=3),
     _connect4(5, 5, slow=True, repeat=3),
     _connect4(6, 5, slow=True, repeat=1),
+    *([Case("native-build", "building tic-tac-toe's native module (cffi, C compiler), once "
+            "per game and parameters",
+            (native_side("plies native", "tictactoe", build_only=True),), repeat=3)]
+      if _native() else []),
     Case("piglet-emm", "Piglet (goal 3, flips 12) plain expectiminimax vs Fractions by hand",
          (plies_side("plies", "piglet", "expectiminimax", PIGLET, star=False),
           hand_side("hand-written", "piglet", 3, 12)),
@@ -335,6 +384,17 @@ def targets(rows: list[dict], start: dict | None) -> list[dict]:
                           "measured": f"{side['peak_mb']:,.0f} MB",
                           "met": side["peak_mb"] < 1500})
     ratio("piglet-star", "plies, plain", 1.0, "Piglet expectiminimax with Star1")
+    tight, native = _side(by_name, "ttt-minimax", "shared tight"), \
+        _side(by_name, "ttt-minimax", "plies native")
+    if tight is not None and native is not None and native["cpu"]:
+        found.append({"target": "tic-tac-toe minimax native >= 20x faster than shared tight",
+                      "measured": f"{tight['cpu'] / native['cpu']:.1f}x",
+                      "met": tight["cpu"] >= 20 * native["cpu"]})
+    native = _side(by_name, "c4-6x5", "plies native")
+    if native is not None:
+        found.append({"target": "Connect Four 6x5 native proved in under 10 s",
+                      "measured": f"{native['cpu']:.1f} s CPU, {native['seconds']:.1f} s",
+                      "met": native["seconds"] < 10})
     if start is not None:
         found.append({"target": "`plies solve games/aima_fig5_2.game` at most 0.15 s CPU more "
                                 "than `python -c pass`",
