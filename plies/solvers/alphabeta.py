@@ -52,6 +52,7 @@ def alphabeta(
             return evaluate(state)
         expanded += 1
         player = to_move(state)
+        best_move = None
         if player == MAX:  # MAX-VALUE
             v = -inf
             for move, child, utility in expand(state):
@@ -59,11 +60,12 @@ def alphabeta(
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
-                    child_value, child_line = alphabeta_value(child, alpha, beta, depth - 1), line
+                    utility = alphabeta_value(child, alpha, beta, depth - 1)
+                    child_line = line
                 else:
-                    child_value, child_line = utility, None
-                if child_value > v:
-                    v, best_move, best_line = child_value, move, child_line
+                    child_line = None
+                if utility > v:  # the child's value: its utility, or what the search found
+                    v, best_move, best_line = utility, move, child_line
                     if v >= beta:  # MIN above already has a better choice than this state
                         cutoffs += 1
                         break
@@ -76,11 +78,12 @@ def alphabeta(
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
-                    child_value, child_line = alphabeta_value(child, alpha, beta, depth - 1), line
+                    utility = alphabeta_value(child, alpha, beta, depth - 1)
+                    child_line = line
                 else:
-                    child_value, child_line = utility, None
-                if child_value < v:
-                    v, best_move, best_line = child_value, move, child_line
+                    child_line = None
+                if utility < v:  # the child's value: its utility, or what the search found
+                    v, best_move, best_line = utility, move, child_line
                     if v <= alpha:  # MAX above already has a better choice than this state
                         cutoffs += 1
                         break
@@ -88,7 +91,7 @@ def alphabeta(
                         beta = v
         else:
             raise GameContractError("a chance node in a game declared without chance")
-        if v == -inf or v == inf:
+        if best_move is None and (v == -inf or v == inf):  # no child at all
             raise GameContractError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v

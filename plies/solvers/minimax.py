@@ -50,7 +50,7 @@ def minimax(
             return evaluate(state)
         expanded += 1
         player = to_move(state)
-        v = None
+        best_move = None
         if player == MAX:  # MAX-VALUE
             v = -inf
             for move, child, utility in expand(state):
@@ -58,11 +58,12 @@ def minimax(
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
-                    child_value, child_line = minimax_value(child, depth - 1), line
+                    utility = minimax_value(child, depth - 1)
+                    child_line = line
                 else:
-                    child_value, child_line = utility, None
-                if child_value > v:
-                    v, best_move, best_line = child_value, move, child_line
+                    child_line = None
+                if utility > v:  # the child's value: its utility, or what the search found
+                    v, best_move, best_line = utility, move, child_line
         elif player == MIN:  # MIN-VALUE
             v = inf
             for move, child, utility in expand(state):
@@ -70,14 +71,15 @@ def minimax(
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
-                    child_value, child_line = minimax_value(child, depth - 1), line
+                    utility = minimax_value(child, depth - 1)
+                    child_line = line
                 else:
-                    child_value, child_line = utility, None
-                if child_value < v:
-                    v, best_move, best_line = child_value, move, child_line
+                    child_line = None
+                if utility < v:  # the child's value: its utility, or what the search found
+                    v, best_move, best_line = utility, move, child_line
         else:
             raise GameContractError("a chance node in a game declared without chance")
-        if v == -inf or v == inf:
+        if best_move is None and (v == -inf or v == inf):  # no child at all
             raise GameContractError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
