@@ -152,7 +152,7 @@ def test_unknown_algorithm():
     result = run("solve", "nim", "--algorithm", "negamax")
     assert result.exit_code == 2
     shown = " ".join(re.sub("[│╭╮╰╯─]", " ", result.stderr).split())  # without Typer's box
-    assert ("Invalid value for '--algorithm' / '-a': Value error, 'negamax' is not one of "
+    assert ("Invalid value for '--algorithm' / '-a': 'negamax' is not one of "
             "'auto', 'minimax', 'alphabeta', 'expectiminimax'.") in shown
 
 

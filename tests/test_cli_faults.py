@@ -312,7 +312,7 @@ def words(text: str) -> str:
 def test_a_choice_not_on_the_list_is_a_usage_error():
     result = run("solve", "tictactoe", "--algorithm", "negamax")
     assert result.exit_code == 2
-    assert ("Invalid value for '--algorithm' / '-a': Value error, 'negamax' is not one of "
+    assert ("Invalid value for '--algorithm' / '-a': 'negamax' is not one of "
             "'auto', 'minimax', 'alphabeta', 'expectiminimax'.") in words(result.stderr)
 
 

@@ -114,7 +114,7 @@ def test_tree_usage_errors():
     assert result.stderr.strip() == "error: --format svg writes a file: give it with -o FILE"
     result = runner.invoke(app, ["tree", "aima_fig5_2", "--format", "pdf"])
     assert result.exit_code == 2
-    assert ("Invalid value for '--format' / '-f': Value error, 'pdf' is not one of 'text', "
+    assert ("Invalid value for '--format' / '-f': 'pdf' is not one of 'text', "
             "'dot', 'svg', 'png', 'efg'.") in " ".join(re.sub("[│╭╮╰╯─]", " ", result.stderr).split())
 
 
