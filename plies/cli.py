@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional
 
 import typer
+from typer._click.exceptions import UsageError as OptionError  # Typer's Click, not exported
+from typer.core import TyperGroup
 
 from plies import __version__, solvers
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
@@ -26,7 +28,23 @@ from plies.interpreter.model import IllegalMoveError, value_text
 from plies.interpreter import ast
 from plies.solvers.perft import perft as count_positions
 
+class _Commands(TyperGroup):
+    """The group of commands: under ``--json``, an option value that Click rejects before the
+    command runs (``--depth -3``, an unknown ``--algorithm``) is a JSON object like every other
+    error (``_fail``), with the same exit code 2."""
+
+    def invoke(self, ctx):
+        as_json = "--json" in [*ctx._protected_args, *ctx.args]
+        try:
+            return super().invoke(ctx)
+        except OptionError as error:
+            if not as_json:
+                raise
+            _fail(True, error.exit_code, "usage", f"error: {error.format_message()}")
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="plies: write a game as a text file, prove its value.",
     no_args_is_help=True,
     add_completion=False,
