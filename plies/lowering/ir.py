@@ -298,12 +298,18 @@ class Check:
 
 @dataclass(frozen=True)
 class SlotInfo:
-    """One slot of the state: the variable it belongs to, its range when declared."""
+    """One slot of the state: the variable it belongs to, its range when declared.
+
+    ``holds`` is the least and greatest value the slot can hold whatever the moves do: the
+    declared range, 0..1 for a bool, the codes of its symbols; None for an int without a
+    declared range. The native table packs a state's key from it.
+    """
 
     var: str
     lo: int | None
     hi: int | None
     initial: int
+    holds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -63,12 +63,13 @@ class Lowering:
         for name, value in {**g.params, **g.consts}.items():
             if _has_fraction(value):
                 raise Unsupported(f"the parameter or constant '{name}' is a fraction")
-        slots = [ir.SlotInfo("turn", 1, 2, 1)]
+        slots = [ir.SlotInfo("turn", 1, 2, 1, (1, 2))]
         if g.chances:
-            slots.append(ir.SlotInfo("chance", 0, len(g.chances), 0))
+            slots.append(ir.SlotInfo("chance", 0, len(g.chances), 0, (0, len(g.chances))))
         for name, info in g.vars.items():
+            holds = _holds(g, info)
             for value in info.initial:
-                slots.append(ir.SlotInfo(name, info.lo, info.hi, _code(g, value)))
+                slots.append(ir.SlotInfo(name, info.lo, info.hi, _code(g, value), holds))
         roles = tuple(1 if role == "max" else -1 for _, role in g.players)
         setup = self.block(g.setup.effect) if g.setup is not None else None
         end = self.end_branches()
@@ -746,6 +747,22 @@ def pick(items: tuple[ir.Expr, ...], index: ir.Expr, check: int) -> ir.Expr:
 
 
 # ---- tables -----------------------------------------------------------------------------------
+
+
+def _holds(game: CheckedGame, info: VarInfo) -> tuple[int, int] | None:
+    """The least and greatest value a slot of ``info`` holds (see ``ir.SlotInfo.holds``)."""
+    if info.lo is not None and info.hi is not None:
+        return info.lo, info.hi
+    element = info.type
+    while isinstance(element, (T.Array, T.Grid)):
+        element = element.element
+    if isinstance(element, T.Bool):
+        return 0, 1
+    if isinstance(element, T.Symbols) and element.names:
+        codes = [game.symbols[name] for name in element.names if name in game.symbols]
+        if len(codes) == len(element.names):
+            return min(codes), max(codes)
+    return None
 
 
 def _code(game: CheckedGame, value):

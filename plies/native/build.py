@@ -28,6 +28,7 @@ int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *
                 int64_t *out, int32_t *where);
 void plies_initial(int64_t *slots);
 int plies_slots(void);
+int plies_entry_bytes(void);
 """
 
 _lock = threading.Lock()

@@ -59,6 +59,33 @@ def max_ply(game: ir.Game) -> int:
     return min(10_000, 4_000_000 // (len(game.slots) * 24 + 512))
 
 
+UNKNOWN_BITS = 8
+"""A slot without a known range is kept in the table's key as 8 bits (-128..127); a state
+with a value outside that is searched without the table."""
+
+
+def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
+    """Where each slot goes in the table's packed key: (word, shift, least value, width - 1),
+    a field never crossing a 64-bit word."""
+    fields, word, shift = [], 0, 0
+    for slot in game.slots:
+        lo, hi = slot.holds if slot.holds is not None else \
+            (-(1 << (UNKNOWN_BITS - 1)), (1 << (UNKNOWN_BITS - 1)) - 1)
+        bits = max(1, (hi - lo).bit_length())
+        if shift + bits > 64:
+            word, shift = word + 1, 0
+        fields.append((word, shift, lo, hi - lo))
+        shift += bits
+    return fields
+
+
+def small_values(game: ir.Game) -> bool:
+    """True when the table can keep values as 32-bit integers: no chance, whole bounds that
+    fit."""
+    return not game.chances and game.bounds is not None \
+        and -2**31 < game.bounds[0] and game.bounds[1] < 2**31
+
+
 def emit(game: ir.Game) -> str:
     """The complete C source of a game's native module."""
     return CEmitter(game).source()
@@ -115,6 +142,8 @@ class CEmitter:
             f"#define ROLE1 {game.roles[0]}",
             f"#define ROLE2 {game.roles[1]}",
             f"#define MAX_PLY {max_ply(game)}",
+            f"#define KEY_WORDS {key_fields(game)[-1][0] + 1}",
+            f"#define SMALL_VALUES {1 if small_values(game) else 0}",
         ]
         runtime = resources.files("plies.native").joinpath("runtime.h").read_text()
         search = resources.files("plies.native").joinpath("search.c").read_text()
@@ -157,7 +186,26 @@ class CEmitter:
         self.line("")
         self.expand()
         self.chance_expand()
+        self.pack_key()
         return "\n".join(self.lines)
+
+    def pack_key(self) -> None:
+        """``pack_key(s, key)``: the state's slots packed into KEY_WORDS words; 0 when a
+        value lies outside its field (the state is then searched without the table)."""
+        fields = key_fields(self.game)
+        self.line("static int pack_key(const state_t *s, uint64_t *key)")
+        self.line("{")
+        self.level += 1
+        self.line("uint64_t v;")
+        for word in range(fields[-1][0] + 1):
+            self.line(f"key[{word}] = 0;")
+        for slot, (word, shift, lo, span) in enumerate(fields):
+            self.line(f"v = (uint64_t)s->s[{slot}] - (uint64_t)({lo}LL); "
+                      f"if (v > {span}ULL) return 0; key[{word}] |= v << {shift};")
+        self.line("return 1;")
+        self.level -= 1
+        self.line("}")
+        self.line("")
 
     def end_test(self, branches, target: str) -> None:
         for branch in branches:

@@ -8,6 +8,9 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <time.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 typedef struct { int64_t s[SLOTS]; } state_t;
 

@@ -16,6 +16,9 @@ static int to_move(const state_t *s)
 
 /* ---- per-ply buffers: the children, their search order, the principal variation ---- */
 
+/* a state's key in the table, its hash, and whether it could be packed */
+struct lookup { uint64_t key[KEY_WORDS]; uint64_t hash; int keyed; };
+
 typedef struct {
     child_t *buf;
     int32_t *order;
@@ -24,6 +27,7 @@ typedef struct {
     int killer_known;
     int32_t killer_kind;
     int64_t killer_args[MAXARGS];
+    struct lookup *keys;  /* the children's table keys, made before any child is searched */
 } ply_t;
 
 static ply_t *plies_[MAX_PLY];
@@ -38,7 +42,10 @@ static ply_t *ply_at(int ply)
         if (!p) fault(F_MEMORY, -1, 0, 0);
         p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
         p->order = malloc(sizeof(int32_t) * (size_t)MOVES);
-        if (!p->buf || !p->order) { free(p->buf); free(p->order); free(p); fault(F_MEMORY, -1, 0, 0); }
+        p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
+        if (!p->buf || !p->order || !p->keys) {
+            free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
+        }
         plies_[ply] = p;
     }
     return plies_[ply];
@@ -47,7 +54,7 @@ static ply_t *ply_at(int ply)
 static void free_plies(void)
 {
     for (int i = 0; i < MAX_PLY && plies_[i]; i++) {
-        free(plies_[i]->buf); free(plies_[i]->order); free(plies_[i]);
+        free(plies_[i]->buf); free(plies_[i]->order); free(plies_[i]->keys); free(plies_[i]);
         plies_[i] = NULL;
     }
 }
@@ -77,63 +84,93 @@ static void note_root(int ply, value_t v, int best)
     if (ply == 0 && best >= 0) { partial_known = 1; partial_value = v; partial_best = best; }
 }
 
-/* ---- the transposition table: bounds per state, keyed by the state's slots as bytes ---- */
+/* ---- the transposition table: bounds per state, keyed by the state's slots packed into
+   KEY_WORDS words (pack_key, written for the game by the emitter). An entry is a few words:
+   Connect Four's 37 slots make a 2-word key and a 32-byte entry. ---- */
+
+#if SMALL_VALUES
+typedef int32_t bound_t;  /* every value lies within the game's bounds, which fit 32 bits */
+#else
+typedef value_t bound_t;
+#endif
 
 typedef struct {
-    value_t lower, upper;
-    uint64_t hash;
-    int64_t work;
+    uint64_t key[KEY_WORDS];
+    bound_t lower, upper;
+    uint32_t work;  /* saturates at 2^32 - 1: only compared, to forget cheap entries first */
     int32_t best;
-    int32_t used;
-    int8_t key[SLOTS];
 } entry_t;
+
+#define used_entry(e) ((e)->work != 0)  /* a stored entry counts its own node at least */
 
 static entry_t *table;
 static uint64_t table_slots, table_count, table_most_slots;
 static int use_table;
 
-static int pack(const state_t *s, int8_t *key, uint64_t *hash)
+static inline uint64_t key_hash(const uint64_t *key)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < SLOTS; i++) {
-        int64_t v = s->s[i];
-        if (v < -128 || v > 127) return 0; /* not kept: the table holds small numbers only */
-        key[i] = (int8_t)v;
-        h = (h ^ (uint8_t)v) * 1099511628211ULL;
-    }
+    uint64_t h = 0;
+    for (int w = 0; w < KEY_WORDS; w++) h = (h ^ key[w]) * 0x9e3779b97f4a7c15ULL;
     h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ULL;  /* splitmix64's finaliser: all bits mixed */
     h ^= h >> 27; h *= 0x94d049bb133111ebULL;
-    *hash = h ^ (h >> 31);
+    return h ^ (h >> 31);
+}
+
+static inline int same_key(const uint64_t *a, const uint64_t *b)
+{
+    for (int w = 0; w < KEY_WORDS; w++) if (a[w] != b[w]) return 0;
     return 1;
 }
 
-static entry_t *find(const int8_t *key, uint64_t hash)
+static entry_t *find(const uint64_t *key, uint64_t hash)
 {
     uint64_t mask = table_slots - 1;
     for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
         entry_t *e = &table[i];
-        if (!e->used) return e;
-        if (e->hash == hash && memcmp(e->key, key, SLOTS) == 0) return e;
+        if (!used_entry(e) || same_key(e->key, key)) return e;
     }
 }
 
 static void place(const entry_t *from)
 {
-    entry_t *e = find(from->key, from->hash);
-    if (!e->used) table_count++;
+    entry_t *e = find(from->key, key_hash(from->key));
+    if (!used_entry(e)) table_count++;
     *e = *from;
 }
 
-static void resize(uint64_t slots, int64_t keep_above)
+/* The table's memory, zeroed, in huge pages where the system allows: a look-up lands anywhere
+   in hundreds of megabytes, and 4 KB pages would cost a TLB miss on top of the cache miss. */
+#ifdef _WIN32
+static entry_t *table_alloc(uint64_t slots) { return calloc(slots, sizeof(entry_t)); }
+static void table_free(entry_t *memory, uint64_t slots) { (void)slots; free(memory); }
+#else
+static entry_t *table_alloc(uint64_t slots)
+{
+    size_t bytes = (size_t)slots * sizeof(entry_t);
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= ((size_t)2 << 20)) madvise(memory, bytes, MADV_HUGEPAGE);
+#endif
+    return memory;
+}
+
+static void table_free(entry_t *memory, uint64_t slots)
+{
+    if (memory) munmap(memory, (size_t)slots * sizeof(entry_t));
+}
+#endif
+
+static void resize(uint64_t slots)
 {
     entry_t *old = table;
     uint64_t old_slots = table_slots;
-    entry_t *fresh = calloc(slots, sizeof(entry_t));
+    entry_t *fresh = table_alloc(slots);
     if (!fresh) fault(F_MEMORY, -1, 0, 0);
     table = fresh; table_slots = slots; table_count = 0;
     for (uint64_t i = 0; i < old_slots; i++)
-        if (old[i].used && old[i].work > keep_above) place(&old[i]);
-    free(old);
+        if (used_entry(&old[i])) place(&old[i]);
+    table_free(old, old_slots);
 }
 
 /* A full table forgets the cheaper half: the entries whose subtrees took the least work. */
@@ -143,7 +180,7 @@ static void make_room(void)
     int n = 0;
     uint64_t stride = table_slots / 4096 + 1;
     for (uint64_t i = 0; i < table_slots && n < 1001; i += stride)
-        if (table[i].used) sample[n++] = table[i].work;
+        if (used_entry(&table[i])) sample[n++] = table[i].work;
     int64_t median = 0;
     if (n) {
         for (int i = 1; i < n; i++) {  /* insertion sort of at most 1001 numbers */
@@ -156,19 +193,22 @@ static void make_room(void)
     /* the survivors are set aside, the table cleared in place (its pages stay mapped) */
     uint64_t kept = 0;
     for (uint64_t i = 0; i < table_slots; i++)
-        if (table[i].used && table[i].work > median) kept++;
+        if (used_entry(&table[i]) && table[i].work > median) kept++;
     entry_t *survivors = malloc(sizeof(entry_t) * (kept ? kept : 1));
     if (!survivors) fault(F_MEMORY, -1, 0, 0);
     kept = 0;
     for (uint64_t i = 0; i < table_slots; i++)
-        if (table[i].used && table[i].work > median) survivors[kept++] = table[i];
+        if (used_entry(&table[i]) && table[i].work > median) survivors[kept++] = table[i];
     memset(table, 0, sizeof(entry_t) * table_slots);
     table_count = 0;
     for (uint64_t i = 0; i < kept; i++) place(&survivors[i]);
     free(survivors);
 }
 
-static void store(const int8_t *key, uint64_t hash, const entry_t *old, int maximizing,
+/* what the table knows of a state, in the search's units */
+typedef struct { value_t lower, upper; int best; int64_t work; } known_t;
+
+static void store(const uint64_t *key, uint64_t hash, const known_t *old, int maximizing,
                   value_t v, value_t alpha, value_t beta, int best, int64_t work)
 {
     value_t lower, upper;
@@ -184,17 +224,17 @@ static void store(const int8_t *key, uint64_t hash, const entry_t *old, int maxi
         work += old->work;
     }
     entry_t *e = find(key, hash);
-    if (!e->used) {
+    if (!used_entry(e)) {
         if ((table_count + 1) * 8 > table_slots * 5) {  /* at most 5/8 full: short probes */
-            if (table_slots * 2 <= table_most_slots) resize(table_slots * 2, INT64_MIN);
+            if (table_slots * 2 <= table_most_slots) resize(table_slots * 2);
             else make_room();
             e = find(key, hash);
         }
         table_count++;
     }
-    e->lower = lower; e->upper = upper; e->hash = hash; e->work = work; e->best = best;
-    e->used = 1;
-    memcpy(e->key, key, SLOTS);
+    e->lower = (bound_t)lower; e->upper = (bound_t)upper; e->best = best;
+    e->work = work < 1 ? 1 : work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
+    for (int w = 0; w < KEY_WORDS; w++) e->key[w] = key[w];
 }
 
 static int same_move(const child_t *c, const ply_t *p)
@@ -205,7 +245,19 @@ static int same_move(const child_t *c, const ply_t *p)
 
 /* ---- auto: alpha-beta with a table; chance nodes searched exactly ---- */
 
-static value_t value(const state_t *s, value_t alpha, value_t beta, int ply);
+static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
+                     int ply);
+
+/* The state's key, and its entry's memory asked for: the keys of all the children of a node
+   are made at once, so that their cache misses overlap instead of coming one by one. */
+static void key_of(const state_t *s, struct lookup *k)
+{
+    k->keyed = use_table && pack_key(s, k->key);
+    if (k->keyed) {
+        k->hash = key_hash(k->key);
+        __builtin_prefetch(&table[k->hash & (table_slots - 1)]);
+    }
+}
 
 static value_t chance_value(const state_t *s, int ply)
 {
@@ -224,7 +276,7 @@ static value_t chance_value(const state_t *s, int ply)
             v = scaled(c->utility);
         } else {
             path[ply] = i;
-            v = value(&c->st, low_value, high_value, ply + 1);
+            v = value(&c->st, NULL, low_value, high_value, ply + 1);
             path_ply = ply;
         }
         value_t term;
@@ -236,20 +288,23 @@ static value_t chance_value(const state_t *s, int ply)
     return total / denominator;
 }
 
-static value_t value(const state_t *s, value_t alpha, value_t beta, int ply)
+static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
+                     int ply)
 {
     ply_t *p = ply_at(ply);
     path_ply = ply;
     int64_t visited = nodes;
-    int8_t key[SLOTS];
-    uint64_t hash = 0;
-    int keyed = 0, known = 0, best = -1;
-    entry_t old;
-    if (use_table && (keyed = pack(s, key, &hash))) {
+    struct lookup own;
+    if (!at) { key_of(s, &own); at = &own; }
+    const uint64_t *key = at->key;
+    uint64_t hash = at->hash;
+    int keyed = at->keyed, best = -1;
+    known_t old, *known = NULL;
+    if (keyed) {
         entry_t *e = find(key, hash);
-        if (e->used) {
-            old = *e;
-            known = 1;
+        if (used_entry(e)) {
+            old.lower = e->lower; old.upper = e->upper; old.best = e->best; old.work = e->work;
+            known = &old;
             if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
                 hits++;
                 p->pv_len = 0;
@@ -263,7 +318,7 @@ static value_t value(const state_t *s, value_t alpha, value_t beta, int ply)
     int player = to_move(s);
     if (player == 0) {
         value_t v = chance_value(s, ply);
-        if (keyed) store(key, hash, known ? &old : NULL, 0, v, alpha, beta, -1, nodes - visited);
+        if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, nodes - visited);
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
     }
@@ -302,10 +357,11 @@ static value_t value(const state_t *s, value_t alpha, value_t beta, int ply)
     } else if (count) {
         if (maximizing) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
+        for (int k = 0; k < count; k++) key_of(&p->buf[p->order[k]].st, &p->keys[k]);
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
             path[ply] = i;
-            value_t cv = value(&p->buf[i].st, alpha, beta, ply + 1);
+            value_t cv = value(&p->buf[i].st, &p->keys[k], alpha, beta, ply + 1);
             path_ply = ply;
             if (maximizing ? cv > v : cv < v) {
                 v = cv; best_index = i;
@@ -324,7 +380,7 @@ static value_t value(const state_t *s, value_t alpha, value_t beta, int ply)
         }
     }
     if (keyed)
-        store(key, hash, known ? &old : NULL, maximizing, v, alpha_in, beta_in, best_index,
+        store(key, hash, known, maximizing, v, alpha_in, beta_in, best_index,
               nodes - visited);
     if (maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value))
         set_line(p, best_index);
@@ -454,7 +510,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         table_most_slots = 1024;
         while (table_most_slots * 2 * sizeof(entry_t) <= (uint64_t)memory) table_most_slots *= 2;
         table_slots = 1024;
-        table = calloc(table_slots, sizeof(entry_t));
+        table = table_alloc(table_slots);
         if (!table) use_table = 0, table_slots = 0;
     }
     void (*previous)(int) = signal(SIGINT, on_interrupt);
@@ -467,7 +523,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
             leaves++;
             found = algorithm == 0 ? scaled(utility) : (value_t)utility;
         } else {
-            found = algorithm == 0 ? value(&root, low_value, high_value, 0)
+            found = algorithm == 0 ? value(&root, NULL, low_value, high_value, 0)
                                    : minimax_value(&root, 0);
             line_len = plies_[0] ? plies_[0]->pv_len : 0;
         }
@@ -476,7 +532,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     out[0] = fault_kind;
     put_value(out + 1, found);
     finish(out, line, line_len, where);
-    free(table); table = NULL; table_slots = 0;
+    table_free(table, table_slots); table = NULL; table_slots = 0;
     free_plies();
     return (int)fault_kind;
 }
@@ -512,3 +568,5 @@ void plies_initial(int64_t *slots)
 }
 
 int plies_slots(void) { return SLOTS; }
+
+int plies_entry_bytes(void) { return (int)sizeof(entry_t); }
