@@ -462,3 +462,51 @@ def test_old_mac_and_windows_line_endings_read_like_unix_ones(ending):
         "   12 | utility zz",
         "      |         ^^",
     ]
+
+
+# ---- the issue's reproducers that go through the command line ------------------------------------
+
+
+def test_a_mixed_list_given_with_param_is_refused_at_the_parameter():
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    result = CliRunner().invoke(app, ["solve", "nim", "--param", "heaps=[1,true]"])
+    assert result.exit_code == 1
+    line = next(i for i, text in enumerate(GAMES["nim"].splitlines(), 1) if text.startswith("game"))
+    assert result.stderr.splitlines()[0].endswith(
+        f"nim.game:{line}:10: error: parameter 'heaps' is a list of a bool and a whole number: "
+        "the items of a list have one kind ([1, true])")
+
+
+LOOPING = """game loop
+players A max, B min
+state
+  n: int = 0
+move up when n < 2 { n += 1 }
+move down when n > 0 { n -= 1 }
+terminal false
+utility 0
+"""
+
+
+@pytest.mark.parametrize(("limit", "expected"), [
+    (["--timeout", "0.3"],
+     "error: play can go on forever from the position after moves: (start), and its value "
+     "depends on what that is worth; declare it in the game (`endless 0` makes endless play a "
+     "draw)\n"),
+    (["--max-nodes", "1000"],
+     "value      unknown (the search stopped before any move from here was fully searched; it "
+     "lies in 0..0, the game's bounds)\n"),
+    (["--depth", "40"],
+     "best play  up up down  (back to the position after up: play would repeat from here)\n"),
+])
+def test_a_looping_game_under_a_limit_never_repeats_its_cycle(tmp_path, limit, expected):
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    path = tmp_path / "loop.game"
+    path.write_text(LOOPING, encoding="utf-8")
+    result = CliRunner().invoke(app, ["solve", str(path), *limit])
+    assert expected in result.output
+    assert "up up up" not in result.output and "down down" not in result.output
