@@ -13,8 +13,12 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional
 
 import typer
-from typer._click.exceptions import UsageError as OptionError  # Typer's Click, not exported
 from typer.core import TyperGroup
+
+try:  # Click's usage error: inside Typer from 0.28 on, the click package before
+    from typer._click.exceptions import UsageError as OptionError
+except ImportError:  # pragma: no cover - Typer before 0.28
+    from click.exceptions import UsageError as OptionError
 
 from plies import __version__, solvers
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
@@ -34,7 +38,8 @@ class _Commands(TyperGroup):
     error (``_fail``), with the same exit code 2."""
 
     def invoke(self, ctx):
-        as_json = "--json" in [*ctx._protected_args, *ctx.args]
+        given = ctx._protected_args if hasattr(ctx, "_protected_args") else ctx.protected_args
+        as_json = "--json" in [*given, *ctx.args]
         try:
             return super().invoke(ctx)
         except OptionError as error:
