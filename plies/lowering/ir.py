@@ -121,6 +121,24 @@ class Call(Expr):
 
 
 @dataclass(frozen=True)
+class Invoke(Expr):
+    """A call of definition ``number`` of ``Game.functions`` (a definition too large to write
+    in place at every use)."""
+
+    number: int
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Function:
+    """A definition of whole-number parameters and result, as a function of the state."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Fold(Expr):
     """An aggregate as a loop: any, all, sum, count, min, max (min/max fail when empty)."""
 
@@ -389,3 +407,6 @@ class Game:
     """Neighbour tables: for every slot, its neighbours' slots (connects, liberties, group)."""
     move_count: int = 0
     """The most legal moves (or chance outcomes) a state can have."""
+    functions: list[Function] = field(default_factory=list)
+    """Definitions called rather than written in place (only when writing every definition in
+    place would pass the inlining budget); ``Invoke`` names them by position."""

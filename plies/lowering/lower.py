@@ -37,13 +37,21 @@ class Unsupported(Exception):
     """The game uses something the lowered form cannot express exactly (the message says what)."""
 
 
+class OverBudget(Unsupported):
+    """Writing every definition in place would pass ``INLINE_BUDGET``."""
+
+
 def lower(game: CheckedGame) -> ir.Game:
-    """The lowered form of ``game``."""
-    return Lowering(game).game()
+    """The lowered form of ``game``: every definition written in place where that stays within
+    the inlining budget, else the definitions of whole numbers as functions (Othello)."""
+    try:
+        return Lowering(game).game()
+    except OverBudget:
+        return Lowering(game, functions=True).game()
 
 
 class Lowering:
-    def __init__(self, checked: CheckedGame):
+    def __init__(self, checked: CheckedGame, functions: bool = False):
         if checked.tree is not None:
             raise Unsupported("an explicit game tree is solved by the Python back end")
         self.checked = checked
@@ -55,6 +63,9 @@ class Lowering:
         self.budget = INLINE_BUDGET
         self.written: frozenset[int] | None = None  # lowering a child's end test
         self.false_in_parent: set[ir.Expr] = set()
+        self.as_functions = functions  # definitions of whole numbers become ir.Function
+        self.functions: list[ir.Function | None] = []
+        self.function_numbers: dict[str, int] = {}
 
     # -- the game --
 
@@ -92,7 +103,8 @@ class Lowering:
         if count > MAX_MOVES:
             raise Unsupported(f"a position may have up to {count:,} moves")
         return ir.Game(g.name, tuple(slots), bool(g.chances), roles, setup, moves, chances,
-                       end, evaluate, bounds, self.checks, self.neighbours, max(count, 1))
+                       end, evaluate, bounds, self.checks, self.neighbours, max(count, 1),
+                       list(self.functions))
 
     def check(self, kind: str, node: ast.Node, what: str = "") -> int:
         key = ir.Check(kind, node.span, what)
@@ -558,7 +570,7 @@ class Lowering:
 
     def bind_arguments(self, helper, args):
         if self.budget <= 0:
-            raise Unsupported("too many definitions to write in place")
+            raise OverBudget("too many definitions to write in place")
         self.budget -= 1
         bound = {}
         for (name, kind), arg in zip(helper.params, args):
@@ -569,12 +581,33 @@ class Lowering:
         return bound
 
     def inline(self, helper, args) -> ir.Expr:
+        if self.as_functions and not any(isinstance(kind, (T.Array, T.Grid))
+                                         for _, kind in helper.params):
+            return ir.Invoke(self.function(helper), tuple(self.expr(a) for a in args))
         bound = self.bind_arguments(helper, args)
         saved, self.env = self.env, bound
         try:
             return self.expr(helper.decl.body)
         finally:
             self.env = saved
+
+    def function(self, helper) -> int:
+        """The number of ``helper``'s function, lowered the first time it is called."""
+        name = helper.decl.name
+        number = self.function_numbers.get(name)
+        if number is not None:
+            return number
+        number = self.function_numbers[name] = len(self.functions)
+        self.functions.append(None)  # its number is taken before its body calls others
+        params = tuple(param for param, _ in helper.params)
+        saved = self.env, self.written
+        self.env, self.written = {param: ir.Local(param) for param in params}, None
+        try:
+            body = self.expr(helper.decl.body)
+        finally:
+            self.env, self.written = saved
+        self.functions[number] = ir.Function(name, params, body)
+        return number
 
     def inline_items(self, helper, args) -> tuple[ir.Expr, ...]:
         bound = self.bind_arguments(helper, args)

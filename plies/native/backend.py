@@ -13,8 +13,6 @@ from collections.abc import Callable
 from plies.native.build import NativeUnavailable
 
 BACKENDS = ("python", "native")
-ENTRY_BYTES = 128
-"""About what one native table entry takes, to turn ``--max-table`` into bytes."""
 
 
 def native_game(model, notice: Callable[[str], object]):
@@ -70,8 +68,9 @@ class NativeModel:
         before = list(moves or [])
         if before:
             state = model.play_all(before, state)
-        if max_table is not None:
-            memory = min(memory or max_table * ENTRY_BYTES, max_table * ENTRY_BYTES)
+        if max_table is not None:  # the table is kept at most 5/8 full
+            most = max_table * self.native.entry_bytes * 8 // 5
+            memory = min(memory or most, most)
         try:
             return self.native.solve(algorithm, state=state, timeout=timeout,
                                      max_nodes=max_nodes, memory=memory, use_table=use_table,

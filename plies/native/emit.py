@@ -154,6 +154,7 @@ class CEmitter:
         game = self.game
         self.lines = []
         self.state = "s"
+        self.functions()
         self.line("static void initial_state(state_t *s)")
         self.line("{")
         self.level += 1
@@ -188,6 +189,23 @@ class CEmitter:
         self.chance_expand()
         self.pack_key()
         return "\n".join(self.lines)
+
+    def functions(self) -> None:
+        """The definitions called as functions (``ir.Invoke``), declared first: they may call
+        each other."""
+        def signature(number: int, function: ir.Function) -> str:
+            params = "".join(f", int64_t v_{name}" for name in function.params)
+            return f"static int64_t fn_{number}(const state_t *s{params})"
+        for number, function in enumerate(self.game.functions):
+            self.line(signature(number, function) + ";")
+        for number, function in enumerate(self.game.functions):
+            self.line(signature(number, function))
+            self.line("{")
+            self.level += 1
+            self.line(f"return {self.expr(function.body)};")
+            self.level -= 1
+            self.line("}")
+            self.line("")
 
     def pack_key(self) -> None:
         """``pack_key(s, key)``: the state's slots packed into KEY_WORDS words; 0 when a
@@ -592,6 +610,10 @@ class CEmitter:
         for arg in args[1:]:
             code = f"p_{node.function}({code}, {arg})"
         return code
+
+    def visit_Invoke(self, node: ir.Invoke) -> str:
+        args = "".join(f", {self.expr(arg)}" for arg in node.args)
+        return f"fn_{node.number}({self.state}{args})"
 
     def visit_Fold(self, node: ir.Fold) -> str:
         """An aggregate as a statement expression: a loop that stops as soon as it knows."""

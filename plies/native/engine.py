@@ -62,6 +62,8 @@ class NativeGame:
         self.scale = scale_of(self.lowered)
         module = load_module(self.source)
         self.ffi, self.lib = module.ffi, module.lib
+        self.entry_bytes: int = self.lib.plies_entry_bytes()
+        """The size of one table entry in bytes (32 for Connect Four)."""
 
     # -- searching --
 

@@ -28,11 +28,16 @@ def test_backend_from_the_environment(native):
     assert "value      1" in result.stdout
 
 
-def test_what_runs_in_python_is_said_in_one_line(native):
-    result = run("solve", "othello", "--backend", "native")
+def test_what_runs_in_python_is_said_in_one_line(native, tmp_path):
+    game = tmp_path / "thirds.game"
+    game.write_text("game thirds\nplayers a max, b min\nstate n: 0..2 = 0\n"
+                    "move m when n < 2 { n += 1 }\nterminal n == 2\nutility 1 / 3\n")
+    result = run("solve", str(game), "--backend", "native")
     assert result.exit_code == 0
-    assert result.stderr.strip() == ("native: too many definitions to write in place; "
-                                     "running in Python")
+    assert result.stderr.strip().startswith("native: ")
+    assert "exact division" in result.stderr and result.stderr.strip().endswith(
+        "; running in Python")
+    assert len(result.stderr.strip().splitlines()) == 1
     result = run("solve", "nim", "-a", "alphabeta", "--backend", "native")
     assert result.stderr.strip() == "native: alphabeta runs in Python (native: auto and minimax)"
 
