@@ -266,6 +266,7 @@ def _result_json(model, solved, moves, depth: int | None = None) -> dict:
         "principal_variation_repeats": repeated is not None,
         "remoteness": solved.remoteness,
         "outlook": solved.outlook or None,
+        "moves_searched": None if result.root_moves is None else list(result.root_moves),
         "proved": result.proved,
         "depth": result.depth,
         "nodes": result.nodes,
@@ -334,6 +335,10 @@ def _json_value(value):
     return json_param(value)
 
 
+_STOPPED_BY = {"interrupted": "Ctrl-C"}
+"""How the text result names a reason a search stopped (JSON keeps the reason's name)."""
+
+
 def _result_text(model, solved, moves, depth: int | None = None) -> str:
     from plies.analysis import remoteness_line, shown_value, strong_status
     result = solved.result
@@ -365,9 +370,12 @@ def _result_text(model, solved, moves, depth: int | None = None) -> str:
     elif result.proved:
         status = "proved (searched to the end of the game everywhere)"
     elif result.stopped:
-        status = f"not proved: stopped by {result.stopped}"
+        status = f"not proved: stopped by {_STOPPED_BY.get(result.stopped, result.stopped)}"
         if result.depth:
             status += f" (best result of the search to depth {result.depth})"
+        elif result.root_moves is not None:
+            searched, moves = result.root_moves
+            status += f" with {searched} of {moves} moves from here fully searched"
     else:
         status = f"not proved: depth-limited to {result.depth} {'ply' if result.depth == 1 else 'plies'}"
     lines.append(f"status     {status}")

@@ -308,7 +308,8 @@ def test_ctrl_c_before_any_move_is_searched_gives_the_games_bounds(monkeypatch):
     assert result.exit_code == 0, result.output
     assert ("value      unknown (the search stopped before any move from here was fully "
             "searched; it lies in -1..1, the game's bounds)\n") in result.stdout
-    assert "status     not proved: stopped by interrupted\n" in result.stdout
+    assert ("status     not proved: stopped by Ctrl-C with 0 of 5 moves from here fully "
+            "searched\n") in result.stdout
 
 
 def test_ctrl_c_after_some_moves_gives_a_bound_on_the_value(monkeypatch):
@@ -320,6 +321,8 @@ def test_ctrl_c_after_some_moves_gives_a_bound_on_the_value(monkeypatch):
                                "best of the moves searched before the search stopped; the others "
                                "were not all searched")
     assert data["value"] <= 1  # Bouton: 2 ^ 3 ^ 4 != 0, the first player wins
+    searched, moves = data["moves_searched"]
+    assert 1 <= searched < moves == 2 + 3 + 4  # the best so far is one of those searched
 
 
 @pytest.mark.parametrize("nodes", [50, 200, 1000, 3000])

@@ -14,7 +14,7 @@ from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, line_moves, search_result
-from .trace import root_partial, search_frame
+from .trace import root_moves_searched, root_partial, search_frame
 
 
 def alphabeta(
@@ -108,12 +108,13 @@ def alphabeta(
             return utility
         return alphabeta_value(state, -inf, inf, depth)
 
-    stopped = None
+    stopped = searched = None
     try:
         value = root_value(UNLIMITED if depth is None else depth)
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
+        searched = root_moves_searched(stop.__traceback__, game, state)
     return search_result(
         value,
         line_moves(line),
@@ -123,4 +124,5 @@ def alphabeta(
         seconds=limits.seconds(),
         algorithm="alphabeta",
         stopped=stopped,
+        root_moves=searched,
     )

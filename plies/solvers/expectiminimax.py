@@ -15,7 +15,7 @@ from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State
 from .result import SearchResult, Stats, line_moves, search_result
 from .search import chance_of, search
-from .trace import root_partial, search_frame
+from .trace import root_moves_searched, root_partial, search_frame
 
 
 def expectiminimax(
@@ -105,12 +105,13 @@ def expectiminimax(
         line = (best_move, best_line)
         return v
 
-    stopped = None
+    stopped = searched = None
     try:
         value = expectiminimax_value(state, UNLIMITED if depth is None else depth)
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
+        searched = root_moves_searched(stop.__traceback__, game, state)
     return search_result(
         value,
         line_moves(line),
@@ -120,4 +121,5 @@ def expectiminimax(
         seconds=limits.seconds(),
         algorithm="expectiminimax",
         stopped=stopped,
+        root_moves=searched,
     )

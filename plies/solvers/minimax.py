@@ -13,7 +13,7 @@ from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, line_moves, search_result
-from .trace import root_partial, search_frame
+from .trace import root_moves_searched, root_partial, search_frame
 
 
 def minimax(
@@ -96,12 +96,13 @@ def minimax(
             return utility
         return minimax_value(state, depth)
 
-    stopped = None
+    stopped = searched = None
     try:
         value = root_value(UNLIMITED if depth is None else depth)
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
+        searched = root_moves_searched(stop.__traceback__, game, state)
     return search_result(
         value,
         line_moves(line),
@@ -111,4 +112,5 @@ def minimax(
         seconds=limits.seconds(),
         algorithm="minimax",
         stopped=stopped,
+        root_moves=searched,
     )

@@ -60,6 +60,8 @@ class SearchResult:
         algorithm: The algorithm that ran (``auto`` reports the one it picked).
         stopped: None, or why the search stopped early: ``max-nodes``, ``timeout`` or
             ``interrupted``.
+        root_moves: For a stopped search, ``(k, n)``: k of the root's n moves were fully
+            valued (searched, or terminal) when it stopped; None when not known.
     """
 
     value: Value | None
@@ -75,6 +77,7 @@ class SearchResult:
     seconds: float = 0.0
     algorithm: str = ""
     stopped: str | None = None
+    root_moves: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", exact(self.value))
@@ -117,6 +120,7 @@ class SearchResult:
             "seconds": self.seconds,
             "algorithm": self.algorithm,
             "stopped": self.stopped,
+            "root_moves": None if self.root_moves is None else list(self.root_moves),
         }
 
 
@@ -139,6 +143,7 @@ def search_result(
     seconds: float,
     algorithm: str,
     stopped: str | None = None,
+    root_moves: tuple[int, int] | None = None,
 ) -> SearchResult:
     """Assemble a SearchResult from a search's value, principal variation and counters."""
     return SearchResult(
@@ -155,4 +160,5 @@ def search_result(
         seconds=seconds,
         algorithm=algorithm,
         stopped=stopped,
+        root_moves=root_moves,
     )

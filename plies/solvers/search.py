@@ -43,7 +43,7 @@ from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, exact, line_moves, search_result
 from .table import PROVED, TranspositionTable, extend_line
-from .trace import loop_frame, root_partial, search_frame
+from .trace import loop_frame, root_moves_searched, root_partial, search_frame
 
 NESTED_CHANCE = 64
 """Chance events nested this deep still give whole numbers at the scale D**64."""
@@ -468,13 +468,14 @@ def search(
     interrupted = False
     if not iterate or depth == 0:
         top = UNLIMITED if depth is None else depth
-        stopped = None
+        stopped = searched = None
         try:
             found = root_value(top)
         except (SearchStopped, KeyboardInterrupt) as stop:
             stopped = stop_reason(stop)
             found, partial = root_partial(stop.__traceback__)
             variation = line_moves(partial)
+            searched = root_moves_searched(stop.__traceback__, game, root)
         else:
             variation = complete(found, line, top)
         return search_result(
@@ -486,6 +487,7 @@ def search(
             seconds=limits.seconds(),
             algorithm=algorithm,
             stopped=stopped,
+            root_moves=searched,
         )
 
     # Iterative deepening: each iteration's table entries order the next one's moves.

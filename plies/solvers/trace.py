@@ -177,6 +177,40 @@ def root_partial(traceback: TracebackType | None) -> tuple[Any, tuple | None]:
     return local["v"], (local["best_move"], local.get("best_line"))
 
 
+def root_moves_searched(traceback: TracebackType | None, game: Game,
+                        root: State) -> tuple[int, int] | None:
+    """``(k, n)``: k of the root's n moves were fully valued when a search stopped, or None.
+
+    Read from the root frame, as ``root_partial`` is: its ``move`` is the move being searched,
+    not yet valued. The solvers value the root's moves in the game's order, except ``auto``,
+    which first tests every child for the end and queues the others in ``searched`` (in the
+    order it searches them). The root's moves are asked of the game again; when that fails or
+    is interrupted too, nothing is said.
+    """
+    try:
+        if game.to_move(root) == CHANCE:
+            return None  # outcomes are not moves to choose from
+        moves = list(game.actions(root))
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001 - a stopped search says what it can
+        return None
+    local: dict[str, Any] = {}
+    while traceback is not None and not local:  # the root's own frame, not its helpers'
+        if traceback.tb_frame.f_code in _NODE_CODE:
+            local = traceback.tb_frame.f_locals
+        traceback = traceback.tb_next
+    move = local.get("move", _UNBOUND)
+    if move is _UNBOUND:
+        return 0, len(moves)
+    queued = local.get("searched")
+    if queued is not None:  # auto: terminal children first, then the queue
+        positions = [i for i, entry in enumerate(queued) if entry[1] == move]
+        if positions:  # searching the queue: all but the queued are terminal
+            return len(moves) - len(queued) + positions[0], len(moves)
+        done = local.get("index", 0) - len(queued)  # still testing the children for the end
+        return max(done, 0), len(moves)
+    return (moves.index(move) if move in moves else 0), len(moves)
+
+
 def first_failure(game: Game, state: State, depth: int) -> tuple[Exception, SearchPath] | None:
     """Where a breadth-first walk to ``depth`` plies first makes a method of the game raise.
 

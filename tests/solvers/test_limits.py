@@ -181,3 +181,17 @@ def test_work_counted_outside_a_search_is_never_stopped():
     solve(TicTacToe(), max_nodes=10)
     for _ in range(1000):
         count_work(100_000)
+
+
+@pytest.mark.parametrize("algorithm", ALL)
+@pytest.mark.parametrize("nodes", range(1, 7))
+def test_a_stopped_search_says_how_many_root_moves_it_valued(algorithm, nodes):
+    spec = ("max", {"a": ("min", {"a1": 1, "a2": 2}), "b": ("min", {"b1": 5, "b2": 6})})
+    result = solve(Tree(spec, bounds=(0, 9)), algorithm, max_nodes=nodes)
+    assert result.stopped == "max-nodes"
+    assert result.root_moves == ((1, 2) if result.best_move == "a" else (0, 2))
+    assert result.to_dict()["root_moves"] == list(result.root_moves)
+
+
+def test_a_search_that_finishes_reports_no_root_moves():
+    assert solve(TicTacToe()).root_moves is None
