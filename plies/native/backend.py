@@ -74,7 +74,7 @@ class NativeModel:
         try:
             return self.native.solve(algorithm, state=state, timeout=timeout,
                                      max_nodes=max_nodes, memory=memory, use_table=use_table,
-                                     before=before)
+                                     before=before, progress=progress)
         except NativeRefused as refusal:
             self._notice(f"native: {refusal}; running in Python")
             return model.solve(algorithm, state=state, **python)

@@ -12,6 +12,7 @@ which moves lead to it), so the message and its game-file line are the Python ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from time import perf_counter
 
@@ -21,6 +22,7 @@ from plies.lowering import ir
 from plies.native.build import NativeUnavailable, load_module
 from plies.native.emit import emit, scale_of
 from plies.solvers.errors import GameContractError
+from plies.solvers.limits import REPORT_SECONDS, Progress
 from plies.solvers.perft import PerftResult
 from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
@@ -69,8 +71,11 @@ class NativeGame:
 
     def solve(self, algorithm: str = "auto", *, state=None, timeout: float | None = None,
               max_nodes: int | None = None, memory: int | None = None,
-              use_table: bool = True, before: list[str] | None = None) -> SearchResult:
-        """Search ``state`` (default: the initial state) as ``plies.solvers.solve`` does.
+              use_table: bool = True, before: list[str] | None = None,
+              progress: Callable[[Progress], object] | None = None,
+              report_every: float = REPORT_SECONDS) -> SearchResult:
+        """Search ``state`` (default: the initial state) as ``plies.solvers.solve`` does;
+        ``progress`` is called as the Python searches call it, every ``report_every`` seconds.
 
         Raises:
             NativeRefused: the values do not fit (the caller runs the Python back end).
@@ -86,12 +91,22 @@ class NativeGame:
         line = ffi.new("int32_t[]", MAX_PV)
         where = ffi.new("int32_t[]", MAX_PLY)
         table_bytes = 0 if not use_table else (memory if memory is not None else 10**9)
+        failed: list[BaseException] = []  # what the progress callback raised, raised after
+
+        def failure(kind, error, trace):
+            failed.append(error)
+        report = ffi.NULL if progress is None else ffi.callback(
+            "void(int64_t, double)", lambda nodes, seconds: None if failed else progress(
+                Progress(nodes, seconds, nodes / seconds if seconds > 0 else 0.0, None)),
+            onerror=failure)
         started = perf_counter()
         kind = self.lib.plies_solve(ALGORITHMS[algorithm], root,
                                     -1.0 if timeout is None else float(timeout),
                                     -1 if max_nodes is None else max_nodes, table_bytes,
-                                    out, line, where)
+                                    out, line, where, report, report_every)
         seconds = perf_counter() - started
+        if failed:
+            raise failed[0]
         if kind not in (F_NONE, *STOPS):
             raise self.fault(kind, out, where, state, before or [])
         scale = self.scale if algorithm == "auto" else 1

@@ -212,11 +212,23 @@ static double now_seconds(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* progress: called with the nodes so far and the seconds since the start, every
+   report_every seconds (NULL: no reports) */
+static void (*progress_report)(int64_t, double);
+static double report_every, next_report, started_at;
+
 static void check_limits(void)
 {
     if (max_nodes >= 0 && nodes >= max_nodes) fault(F_MAX_NODES, -1, 0, 0);
     if (interrupted) fault(F_INTERRUPTED, -1, 0, 0);
-    if (deadline > 0 && now_seconds() >= deadline) fault(F_TIMEOUT, -1, 0, 0);
+    if (deadline > 0 || progress_report) {
+        double t = now_seconds();
+        if (deadline > 0 && t >= deadline) fault(F_TIMEOUT, -1, 0, 0);
+        if (progress_report && t >= next_report) {
+            next_report = t + report_every;
+            progress_report(nodes, t - started_at);
+        }
+    }
     next_check = nodes + 4096;
     if (max_nodes >= 0 && next_check > max_nodes) next_check = max_nodes;
 }

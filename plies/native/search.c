@@ -458,6 +458,8 @@ static void start(double timeout, int64_t most_nodes)
     max_nodes = most_nodes;
     next_check = 0;
     interrupted = 0;
+    started_at = now_seconds();
+    next_report = started_at + report_every;
     deadline = timeout >= 0 ? now_seconds() + timeout : 0;
     if (timeout == 0) deadline = now_seconds();
     partial_known = 0; partial_best = -1; path_ply = 0;
@@ -499,10 +501,12 @@ static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where)
 
 /* algorithm 0: auto, 1: minimax. Returns the fault kind (0: none). */
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
-                int64_t memory, int64_t *out, int32_t *line, int32_t *where)
+                int64_t memory, int64_t *out, int32_t *line, int32_t *where,
+                void (*progress)(int64_t, double), double every)
 {
     state_t root;
     memcpy(root.s, root_slots, sizeof root.s);
+    progress_report = progress; report_every = every;
     start(timeout, most_nodes);
     use_table = algorithm == 0 && memory > 0;
     table = NULL; table_slots = table_count = 0;
@@ -529,6 +533,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         }
     }
     signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+    progress_report = NULL;
     out[0] = fault_kind;
     put_value(out + 1, found);
     finish(out, line, line_len, where);

@@ -150,6 +150,16 @@ def test_a_state_outside_its_key_is_searched_without_the_table(native):
     assert result.proved
 
 
+def test_progress_is_reported_while_the_c_searches(native):
+    model = plies.load("connect4", width=5, height=4)
+    reports = []
+    result = native(model).solve("auto", progress=reports.append, report_every=0.001)
+    assert reports, "no progress report"
+    assert all(0 < r.nodes <= result.nodes and r.seconds > 0 for r in reports)
+    assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
+    same(result, model.solve("auto"))
+
+
 def test_refusals(native):
     with pytest.raises(NativeRefused, match="explicit game tree"):
         native(plies.load("aima_fig5_2"))
