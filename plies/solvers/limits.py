@@ -31,10 +31,11 @@ REPORT_SECONDS = 0.25
 """How often the progress callback is called."""
 CHECK_SECONDS = 0.02
 """Roughly how often the clock is read; the node interval adapts to the game's speed."""
-WORK_PER_NODE = 100_000
-"""Units of work (loop rounds in a game's rules) that count as one node for ``max_nodes``: far
-more than any shipped game does per position, so only a position that loops for long stops a
-search before its node count does."""
+WORK_PER_NODE = 10_000
+"""Units of work (loop rounds in a game's rules) that count as one node for ``max_nodes``: a
+whole pass over the largest domain a game may loop over (``1..10000``), far more than any
+shipped game does per position, so only a position that loops for long stops a search before
+its node count does."""
 WORK_INTERVAL = 10_000
 """Units of work between the first reports; later intervals adapt to aim at ``CHECK_SECONDS``."""
 UNWATCHED_INTERVAL = 1 << 30
