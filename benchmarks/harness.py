@@ -196,6 +196,15 @@ def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None)
     )
 
 
+def _construct(name: str, game: str, params: dict, what: str) -> Case:
+    """Issue 8's constructs (while, connects, setup): plies's plain alpha-beta on a shipped game
+    against a hand-written alpha-beta of the same game that searches the same tree."""
+    return Case(name, f"{what}: plain alpha-beta vs the same search by hand",
+                (plies_side("plies", game, "alphabeta", params),
+                 hand_side("hand-written", game, *params.values())),
+                same_nodes=("plies", "hand-written"))
+
+
 PIGLET = {"goal": 3, "flips": 12}
 
 CASES = [
@@ -218,6 +227,11 @@ CASES = [
     Case("piglet-star", "Piglet expectiminimax: Star1 against plain",
          (plies_side("plies, Star", "piglet", "expectiminimax", PIGLET),
           plies_side("plies, plain", "piglet", "expectiminimax", PIGLET, star=False))),
+    _construct("hex-3x3", "hex", {"size": 3}, "Hex 3x3, connects()"),
+    _construct("kalah-3x4", "kalah", {"pits": 3, "seeds": 4}, "Kalah 3 pits 4 seeds, sowing "
+               "with while"),
+    _construct("othello-4x4", "othello", {"size": 4}, "Othello 4x4, setup and flipping with "
+               "while"),
 ]
 
 
