@@ -186,11 +186,11 @@ def explore(
     next_report = PROGRESS_POSITIONS if limit < 0 else min(PROGRESS_POSITIONS, limit + 1)
     states.append(start)
     index[start] = 0
-    graph.first_parent.append(-1)
     # The inner loop runs once per move of every position: names are bound to locals.
-    index_get = index.get
-    add_state, add_parent = states.append, graph.first_parent.append
-    add_role, add_utility, add_children = roles.append, utilities.append, graph.children.append
+    number = index.setdefault
+    add_state, add_role, add_utility = states.append, roles.append, utilities.append
+    add_children, add_parent = graph.children.append, graph.first_parent.append
+    add_parent(-1)
     forward = True
     no_children: tuple[int, ...] = ()
     found = 1  # len(states)
@@ -220,18 +220,18 @@ def explore(
             kids = []
             add_kid = kids.append
             for _, child in pairs:
-                j = index_get(child)
-                if j is None:
-                    j = index[child] = found
+                j = number(child, found)  # the next number if the child is new
+                if j == found:
                     found += 1
                     add_state(child)
                     add_parent(i)
                 elif j <= i:
                     forward = False
                 add_kid(j)
+            kids = tuple(kids)
             add_role(role)
             add_utility(None)
-            add_children(tuple(kids))
+            add_children(kids)
             i += 1
             if found >= next_report:
                 if 0 <= limit < found:

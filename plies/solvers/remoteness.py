@@ -51,27 +51,29 @@ def remoteness(graph: PositionGraph, values: Sequence[Value]) -> list[int | None
     graph.add_parents()
     roles, children, parents = graph.roles, graph.children, graph.parents
     found: list[int | None] = [None] * len(roles)
-    # waiting[i]: how many more value-keeping children must be settled before i is.
-    waiting = [0] * len(roles)
-    queue = []
-    for i, role in enumerate(roles):
-        if role == TERMINAL:
-            found[i] = 0
-            queue.append(i)
-        elif role != CHANCE:
-            value = values[i]
-            if hurries(role, value):
-                waiting[i] = 1
-            else:
-                waiting[i] = sum(1 for c in children[i] if values[c] == value)
+    # waiting[i]: how many more value-keeping children must be settled before i is, counted
+    # when a first one is (-1 until then): one for a player who hurries, all for one who
+    # holds out.
+    waiting = [-1] * len(roles)
+    queue = [i for i, role in enumerate(roles) if role == TERMINAL]
+    for i in queue:
+        found[i] = 0
     for child in queue:  # the queue grows while it is read: breadth-first
         distance = found[child] + 1
         value = values[child]
         for parent in parents[child]:
-            if found[parent] is not None or values[parent] != value or roles[parent] == CHANCE:
+            if found[parent] is not None or values[parent] != value:
                 continue
-            waiting[parent] -= 1
-            if waiting[parent] == 0:
+            need = waiting[parent]
+            if need < 0:
+                role = roles[parent]
+                if role == CHANCE:
+                    continue
+                need = 1 if hurries(role, value) else \
+                    sum(1 for c in children[parent] if values[c] == value)
+            if need == 1:
                 found[parent] = distance
                 queue.append(parent)
+            else:
+                waiting[parent] = need - 1
     return found

@@ -3,10 +3,11 @@
 The solver works backwards from the end, on the position graph (``graph.py``):
 
 1. **Backward induction.** A position is settled once all its children are: its value is the
-   most (MAX) or least (MIN) of theirs. In a game without cycles every position can be taken
-   after all its children (``PositionGraph.children_first``), so one pass settles everything,
-   each position's remoteness with it (``backward_induction``). With cycles, the positions
-   that do not lead into one are settled from the terminal positions back (``settle``).
+   most (MAX) or least (MIN) of theirs. When every move leads to a position found later in
+   the breadth-first search (``PositionGraph.forward``), no position comes back and one pass
+   over the positions in reverse settles everything, each position's remoteness with it
+   (``backward_induction``). Otherwise positions are settled from the terminal positions back
+   (``settle``), which settles them all unless some lie on or above a cycle.
 2. **Cycles.** Positions on or above a cycle are never settled that way. Their values are
    found one threshold at a time: for each value ``t`` a position can have (a terminal
    utility, a value settled in step 1, or the endless value), the positions from which MAX can
@@ -65,14 +66,14 @@ def retrograde(graph: PositionGraph, endless: Value | None = None
     Raises:
         EndlessPlayError: ``endless`` is None and some position's value depends on it.
     """
-    order = graph.children_first()
-    if order is not None:
-        values, found = backward_induction(graph, order)
+    if graph.forward:  # no position comes back: one pass, children first
+        values, found = backward_induction(graph, graph.children_first())
         return values, found, False
     values, settled = settle(graph)
-    if endless is not None:
+    cycles = 0 in settled  # some position waits on itself
+    if cycles and endless is not None:
         endless_values(graph, values, settled, endless)
-    else:  # try endless play worth the least and the most a game can end with
+    elif cycles:  # try endless play worth the least and the most a game can end with
         ends = [u for u in graph.utilities if u is not None]
         if not ends:
             raise EndlessPlayError([])
@@ -83,7 +84,7 @@ def retrograde(graph: PositionGraph, endless: Value | None = None
             if a != b:
                 raise EndlessPlayError(graph.line(i))
         values = low
-    return values, remoteness(graph, values), True
+    return values, remoteness(graph, values), cycles
 
 
 def backward_induction(graph: PositionGraph, order: list[int]
@@ -152,60 +153,52 @@ def endless_values(graph: PositionGraph, values: list, settled: bytearray,
 
     Settled positions act as ends of the game worth their values.
     """
-    children = graph.children
     open_positions = [i for i, done in enumerate(settled) if not done]
-    # The values the open positions can have: those of the settled positions they lead to,
-    # and the endless value.
-    candidates = {values[c] for i in open_positions for c in children[i] if settled[c]}
-    candidates.add(endless)
-    thresholds = sorted(candidates)
+    # The values the open positions can have: those of the settled positions (the ones they
+    # lead to among them) and the endless value.
+    thresholds = sorted({v for v, done in zip(values, settled) if done} | {endless})
     meets_all = thresholds[0]
     for i in open_positions:
         values[i] = meets_all
     for t in thresholds[1:]:
         if endless < t:  # MAX must force a position worth at least t
-            good = bytearray(settled[i] and values[i] >= t for i in range(len(values)))
-            meets = attractor(graph, good, open_positions, MAX)
+            good = [i for i, v in enumerate(values) if settled[i] and v >= t]
+            meets = attractor(graph, good, settled, MAX)
+            for i in open_positions:
+                if meets[i]:
+                    values[i] = t
         else:  # MAX makes sure of t unless MIN can force a position worth less than t
-            bad = bytearray(settled[i] and values[i] < t for i in range(len(values)))
-            fails = attractor(graph, bad, open_positions, MIN)
-            meets = bytearray(1 - f for f in fails)
-        for i in open_positions:
-            if meets[i]:
-                values[i] = t
+            bad = [i for i, v in enumerate(values) if settled[i] and v < t]
+            fails = attractor(graph, bad, settled, MIN)
+            for i in open_positions:
+                if not fails[i]:
+                    values[i] = t
 
 
-def attractor(graph: PositionGraph, target: bytearray, open_positions: list[int],
+def attractor(graph: PositionGraph, target: list[int], settled: bytearray,
               player: int) -> bytearray:
-    """The open positions from which ``player`` can force play into ``target``.
+    """The open (not settled) positions from which ``player`` can force play into ``target``.
 
-    ``target`` marks settled positions. An open position joins the attractor when it is
+    ``target`` lists settled positions. An open position joins the attractor when it is
     ``player``'s move and some move leads into the target or the attractor, or when it is the
-    opponent's move and every move does; joining is repeated until nothing changes.
+    opponent's move and every move does; the positions that joined are followed back to
+    their parents until none joins.
 
     Returns:
         A mark for every position: 1 for the open positions in the attractor.
     """
     roles, children, parents = graph.roles, graph.children, graph.parents
     inside = bytearray(len(roles))
-    waiting = {}  # open position -> moves into the attractor it still needs
-    queue = []
-    for i in open_positions:
-        need = 1 if roles[i] == player else len(children[i])
-        need -= sum(target[c] for c in children[i])
-        if need <= 0:
-            inside[i] = 1
-            queue.append(i)
-        else:
-            waiting[i] = need
+    waiting = [0] * len(roles)  # moves into the attractor a position still needs (0: not met)
+    queue = list(target)
     for child in queue:  # the queue grows while it is read
         for parent in parents[child]:
-            if inside[parent]:
+            if inside[parent] or settled[parent]:
                 continue
-            need = waiting[parent] - 1
-            if need == 0 or roles[parent] == player:
+            need = waiting[parent] or (1 if roles[parent] == player else len(children[parent]))
+            if need == 1:
                 inside[parent] = 1
                 queue.append(parent)
             else:
-                waiting[parent] = need
+                waiting[parent] = need - 1
     return inside
