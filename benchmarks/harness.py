@@ -94,9 +94,10 @@ def plies_side(label: str, game: str, algorithm: str = "auto", params: dict | No
 
 
 def native_side(label: str, game: str, algorithm: str = "auto", params: dict | None = None,
-                build_only: bool = False) -> Side:
+                build_only: bool = False, memory: int | None = None) -> Side:
     """The same solve on the native back end (docs/native.md), built before the timed call;
-    with ``build_only``, the build itself is timed (into a fresh cache each run)."""
+    with ``build_only``, the build itself is timed (into a fresh cache each run); ``memory``:
+    the table's bytes (default 1 GB, as ``plies solve``)."""
 
     def make() -> Callable[[], tuple]:
         import plies
@@ -108,7 +109,7 @@ def native_side(label: str, game: str, algorithm: str = "auto", params: dict | N
         native = NativeGame(model)
 
         def run() -> tuple:
-            result = native.solve(algorithm)
+            result = native.solve(algorithm, memory=memory)
             return result.value, result.nodes
 
         return run
@@ -196,6 +197,18 @@ def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None)
     )
 
 
+def _connect4_native(width: int, height: int) -> Case:
+    """A size only the native back end proves in minutes (Python would take hours)."""
+    return Case(
+        f"c4-{width}x{height}-native",
+        f"Connect Four {width}x{height}: plies native only, a 4 GB table (--memory 4GB)",
+        (native_side("plies native", "connect4", params={"width": width, "height": height},
+                     memory=4 * 10**9),),
+        slow=True,
+        repeat=1,
+    )
+
+
 def _construct(name: str, game: str, params: dict, what: str) -> Case:
     """Issue 8's constructs (while, connects, setup): plies's plain alpha-beta on a shipped game
     against a hand-written alpha-beta of the same game that searches the same tree."""
@@ -216,6 +229,7 @@ CASES = [
     _connect4(6, 4, slow=True, repeat=3),
     _connect4(5, 5, slow=True, repeat=3),
     _connect4(6, 5, slow=True, repeat=1),
+    *([_connect4_native(7, 5), _connect4_native(6, 6)] if _native() else []),
     *([Case("native-build", "building tic-tac-toe's native module (cffi, C compiler), once "
             "per game and parameters",
             (native_side("plies native", "tictactoe", build_only=True),), repeat=3)]
@@ -409,6 +423,13 @@ def targets(rows: list[dict], start: dict | None) -> list[dict]:
         found.append({"target": "Connect Four 6x5 native proved in under 10 s",
                       "measured": f"{native['cpu']:.1f} s CPU, {native['seconds']:.1f} s",
                       "met": native["seconds"] < 10})
+    for size in ("7x5", "6x6"):
+        native = _side(by_name, f"c4-{size}-native", "plies native")
+        if native is not None:
+            found.append({"target": f"Connect Four {size} native attempted (issue 12)",
+                          "measured": f"value {native['value']} in {native['cpu']:.0f} s CPU, "
+                                      f"{native['nodes']:,} nodes, {native['peak_mb']:,.0f} MB",
+                          "met": native["value"] is not None})
     if start is not None:
         found.append({"target": "`plies solve games/aima_fig5_2.game` at most 0.15 s CPU more "
                                 "than `python -c pass`",

@@ -79,11 +79,15 @@ def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
     return fields
 
 
-def small_values(game: ir.Game) -> bool:
-    """True when the table can keep values as 32-bit integers: no chance, whole bounds that
-    fit."""
-    return not game.chances and game.bounds is not None \
-        and -2**31 < game.bounds[0] and game.bounds[1] < 2**31
+def value_bits(game: ir.Game) -> int:
+    """The bits the table keeps a value in: 8 or 32 when the game has no chance and whole
+    bounds that fit (every value a search meets lies within them), else 0 (``value_t``)."""
+    if game.chances or game.bounds is None:
+        return 0
+    for bits in (8, 32):
+        if -2**(bits - 1) <= game.bounds[0] and game.bounds[1] < 2**(bits - 1):
+            return bits
+    return 0
 
 
 def emit(game: ir.Game) -> str:
@@ -143,7 +147,7 @@ class CEmitter:
             f"#define ROLE2 {game.roles[1]}",
             f"#define MAX_PLY {max_ply(game)}",
             f"#define KEY_WORDS {key_fields(game)[-1][0] + 1}",
-            f"#define SMALL_VALUES {1 if small_values(game) else 0}",
+            f"#define VALUE_BITS {value_bits(game)}",
         ]
         runtime = resources.files("plies.native").joinpath("runtime.h").read_text()
         search = resources.files("plies.native").joinpath("search.c").read_text()

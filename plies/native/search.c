@@ -86,19 +86,25 @@ static void note_root(int ply, value_t v, int best)
 
 /* ---- the transposition table: bounds per state, keyed by the state's slots packed into
    KEY_WORDS words (pack_key, written for the game by the emitter). An entry is a few words:
-   Connect Four's 37 slots make a 2-word key and a 32-byte entry. ---- */
+   Connect Four's 37 slots make a 2-word key, its values -1..1 fit 8 bits: a 24-byte entry. */
 
-#if SMALL_VALUES
-typedef int32_t bound_t;  /* every value lies within the game's bounds, which fit 32 bits */
+#if VALUE_BITS == 8
+typedef int8_t bound_t;  /* every value lies within the game's bounds, which fit 8 bits */
+#elif VALUE_BITS == 32
+typedef int32_t bound_t;  /* ... or 32 bits */
 #else
 typedef value_t bound_t;
 #endif
 
 typedef struct {
     uint64_t key[KEY_WORDS];
-    bound_t lower, upper;
     uint32_t work;  /* saturates at 2^32 - 1: only compared, to forget cheap entries first */
+#if MOVES < 32768
+    int16_t best;
+#else
     int32_t best;
+#endif
+    bound_t lower, upper;
 } entry_t;
 
 #define used_entry(e) ((e)->work != 0)  /* a stored entry counts its own node at least */
@@ -512,7 +518,8 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     table = NULL; table_slots = table_count = 0;
     if (use_table) {
         table_most_slots = 1024;
-        while (table_most_slots * 2 * sizeof(entry_t) <= (uint64_t)memory) table_most_slots *= 2;
+        /* growing to the most slots holds the old table beside the new one: 1.5 times */
+        while (table_most_slots * 3 * sizeof(entry_t) <= (uint64_t)memory) table_most_slots *= 2;
         table_slots = 1024;
         table = table_alloc(table_slots);
         if (!table) use_table = 0, table_slots = 0;
