@@ -299,12 +299,15 @@ class ComponentSystem:
 
     Attributes:
         scale: The least common denominator of the values the component leads to.
-        chance: The component's chance positions: the unknowns of the system.
+        chance: The component's chance positions: the unknowns of the system, the last found
+            (nearest the end) first, which keeps elimination sparse (Pig to 12 solves in half
+            the time it takes in the opposite order).
+        column: Each chance position's place in ``chance``.
         deciding: The component's MAX and MIN positions, with their roles.
         inside: For each of its MAX and MIN positions, its children in the component.
         best_exit: For each of its MAX and MIN positions, its best move out (times
             ``scale``), or None if every move stays inside.
-        rows: For each chance position, ``(weight, terms, constant)``: the position's value
+        rows: For each chance position in ``chance``, ``(weight, terms, constant)``: its value
             times ``weight`` is the sum of ``w`` times the value of each child in ``terms``
             (``(child, w)``), plus ``constant`` (the outcomes that leave, times ``scale``).
     """
@@ -316,8 +319,9 @@ class ComponentSystem:
         self.scale = scale = lcm(*(values[c].denominator for c in outside))
         scaled = {c: values[c].numerator * (scale // values[c].denominator) for c in outside}
         self.chance = sorted((i for i in component if roles[i] == CHANCE), reverse=True)
+        self.column = {i: k for k, i in enumerate(self.chance)}
         self.deciding = [(i, roles[i]) for i in component if roles[i] != CHANCE]
-        self.inside, self.best_exit, self.rows = {}, {}, {}
+        self.inside, self.best_exit, self.rows = {}, {}, []
         for i, role in self.deciding:
             kids = children[i]
             self.inside[i] = [c for c in kids if c in members]
@@ -325,62 +329,54 @@ class ComponentSystem:
             self.best_exit[i] = None if not leaving else \
                 max(leaving) if role == MAX else min(leaving)
         for i in self.chance:
-            weight = lcm(*(p.denominator for p in probabilities[i]))
+            chances = probabilities[i]
+            weight = lcm(*(p.denominator for p in chances))
             terms, constant = [], 0
-            for c, p in zip(children[i], probabilities[i]):
+            for c, p in zip(children[i], chances):
                 w = p.numerator * (weight // p.denominator)
                 if c in members:
                     terms.append((c, w))
                 else:
                     constant += w * scaled[c]
-            self.rows[i] = (weight, terms, constant)
+            self.rows.append((weight, terms, constant))
 
     def first_choices(self) -> dict[int, int]:
         """Each MAX and MIN position's first choice: its best move out, else its first child."""
         return {i: EXIT if self.best_exit[i] is not None else self.inside[i][0]
                 for i, _ in self.deciding}
 
-    @staticmethod
-    def leads_to(i: int, choice: dict[int, int]) -> int:
-        """Where following the choices from ``i`` ends: a chance position of the component, or
-        ``~d`` (negative) for the MAX or MIN position ``d`` that leaves by its best move out.
-        A MAX or MIN position is worth what its choice is worth."""
-        while i in choice:
-            c = choice[i]
-            if c == EXIT:
-                return ~i
-            i = c
-        return i
-
     def evaluate(self, choice: dict[int, int]) -> dict[int, int]:
         """Every position's value when MAX and MIN keep to ``choice``, over one denominator.
 
         Following the choices leads each position to a chance position of the component or
         out of it (a loop of choices alone would be play that never ends, which
-        ``never_ending`` has excluded). The chance positions' values then solve
-        ``weight * x_i - sum of w * x_j = constant``. Returns each position's value times
-        ``denominator`` (the key ``None``), which is ``scale`` times the system's own.
+        ``never_ending`` has excluded): a MAX or MIN position is worth what it leads to. The
+        chance positions' values then solve ``weight * x_i - sum of w * x_j = constant``.
+        Returns each position's value times ``denominator`` (the key ``None``), which is
+        ``scale`` times the system's own.
         """
-        column = {i: k for k, i in enumerate(self.chance)}
-        best_exit = self.best_exit
+        column, best_exit = self.column, self.best_exit
+        leads = {}  # MAX or MIN position -> (column it leads to, or -1 and its best move out)
+        for i, _ in self.deciding:
+            j = i
+            while j in choice and choice[j] != EXIT:
+                j = choice[j]
+            leads[i] = (column[j], 0) if j in column else (-1, best_exit[j])
         rows, constants = [], []
-        for i in self.chance:
-            weight, terms, constant = self.rows[i]
-            row = {column[i]: weight}
+        for k, (weight, terms, constant) in enumerate(self.rows):
+            row = {k: weight}
             for c, w in terms:
-                target = self.leads_to(c, choice)
+                target, leaving = leads[c] if c in leads else (column[c], 0)
                 if target >= 0:
-                    k = column[target]
-                    row[k] = row.get(k, 0) - w
+                    row[target] = row.get(target, 0) - w
                 else:
-                    constant += w * best_exit[~target]
+                    constant += w * leaving
             rows.append(row)
             constants.append(constant)
         numerators, denominator = eliminate(rows, constants)
-        worth = {i: x for i, x in zip(self.chance, numerators)}
-        for i, _ in self.deciding:
-            target = self.leads_to(i, choice)
-            worth[i] = worth[target] if target >= 0 else best_exit[~target] * denominator
+        worth = dict(zip(self.chance, numerators))
+        for i, (target, leaving) in leads.items():
+            worth[i] = numerators[target] if target >= 0 else leaving * denominator
         worth[None] = denominator
         return worth
 
