@@ -395,6 +395,34 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     return v;
 }
 
+/* The principal variation, completed from the table where a hit cut it short: from the end
+   of the line, the best move of every entry whose bounds are both the root's value
+   (plies/solvers/table.py's extend_line). The root's buffers are free again by now. */
+static void extend_line(const state_t *root, value_t v, ply_t *p)
+{
+    state_t s = *root;
+    for (int k = 0; p->pv_len < MAX_PV; k++) {
+        if (to_move(&s) == 0) return;  /* the line stops before a chance node */
+        int next;
+        if (k < p->pv_len) {
+            next = p->pv[k];
+        } else {  /* past the end of the line: the table's best move, when it is exact */
+            uint64_t key[KEY_WORDS];
+            if (!pack_key(&s, key)) return;
+            entry_t *e = find(key, key_hash(key));
+            if (!used_entry(e) || e->best < 0 || (value_t)e->lower != v || (value_t)e->upper != v)
+                return;
+            next = e->best;
+        }
+        expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
+        expand(&s, &x);
+        if (next >= x.n) return;
+        if (k == p->pv_len) p->pv[p->pv_len++] = next;
+        if (p->buf[next].terminal) return;
+        s = p->buf[next].st;
+    }
+}
+
 /* ---- minimax ---- */
 
 static value_t minimax_value(const state_t *s, int ply)
@@ -536,6 +564,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         } else {
             found = algorithm == 0 ? value(&root, NULL, low_value, high_value, 0)
                                    : minimax_value(&root, 0);
+            if (algorithm == 0 && use_table && plies_[0]) extend_line(&root, found, plies_[0]);
             line_len = plies_[0] ? plies_[0]->pv_len : 0;
         }
     }
