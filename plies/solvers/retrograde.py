@@ -151,41 +151,37 @@ def endless_values(graph: PositionGraph, values: list, settled: bytearray,
                    endless: Value | float) -> None:
     """Fill in the values of the positions step 1 left unsettled: step 2 above.
 
-    Settled positions act as ends of the game worth their values.
+    Settled positions act as ends of the game worth their values. An open position meets a
+    threshold ``t`` up to the endless value unless MIN can force a position worth less than
+    ``t``, and one above it only if MAX can force a position worth at least ``t``; so it is
+    worth the endless value unless one of those attractors says otherwise, and only the
+    positions in them are written.
     """
-    open_positions = [i for i, done in enumerate(settled) if not done]
-    # The values the open positions can have: those of the settled positions (the ones they
-    # lead to among them) and the endless value.
-    thresholds = sorted({v for v, done in zip(values, settled) if done} | {endless})
-    meets_all = thresholds[0]
-    for i in open_positions:
-        values[i] = meets_all
-    for t in thresholds[1:]:
-        if endless < t:  # MAX must force a position worth at least t
-            good = [i for i, v in enumerate(values) if settled[i] and v >= t]
-            meets = attractor(graph, good, settled, MAX)
-            for i in open_positions:
-                if meets[i]:
-                    values[i] = t
-        else:  # MAX makes sure of t unless MIN can force a position worth less than t
-            bad = [i for i, v in enumerate(values) if settled[i] and v < t]
-            fails = attractor(graph, bad, settled, MIN)
-            for i in open_positions:
-                if not fails[i]:
-                    values[i] = t
+    ends = [i for i, done in enumerate(settled) if done]
+    for i, done in enumerate(settled):
+        if not done:
+            values[i] = endless
+    # The values an open position can have: those of the settled positions, and endless's.
+    thresholds = sorted({values[i] for i in ends} | {endless})
+    lower = [t for t in thresholds if t <= endless]
+    for k in range(len(lower) - 1, 0, -1):  # the least threshold failed is written last
+        bad = [i for i in ends if values[i] < lower[k]]
+        for i in attractor(graph, bad, settled, MIN):  # MIN forces less than lower[k]
+            values[i] = lower[k - 1]
+    for t in thresholds[len(lower):]:  # the greatest t met is written last
+        good = [i for i in ends if values[i] >= t]
+        for i in attractor(graph, good, settled, MAX):  # MAX forces at least t
+            values[i] = t
 
 
 def attractor(graph: PositionGraph, target: list[int], settled: bytearray,
-              player: int) -> bytearray:
+              player: int) -> list[int]:
     """The open (not settled) positions from which ``player`` can force play into ``target``.
 
     ``target`` lists settled positions. An open position joins the attractor when it is
     ``player``'s move and some move leads into the target or the attractor, or when it is the
     opponent's move and every move does; the positions that joined are followed back to
     their parents until none joins.
-
-    Returns:
-        A mark for every position: 1 for the open positions in the attractor.
     """
     roles, children, parents = graph.roles, graph.children, graph.parents
     inside = bytearray(len(roles))
@@ -201,4 +197,4 @@ def attractor(graph: PositionGraph, target: list[int], settled: bytearray,
                 queue.append(parent)
             else:
                 waiting[parent] = need - 1
-    return inside
+    return queue[len(target):]
