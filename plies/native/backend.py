@@ -57,7 +57,10 @@ class NativeModel:
                       **options)
         reason = None
         if algorithm not in ALGORITHMS:
-            reason = f"{algorithm} runs in Python (native: auto and minimax)"
+            reason = f"{algorithm} runs in Python (native: auto, minimax, expectiminimax)"
+        elif algorithm == "expectiminimax" and (model.utility_bounds is None
+                                                or not options.get("star", True)):
+            reason = "expectiminimax without Star1 (no utility bounds, or star off) runs in Python"
         elif depth is not None or deepen:
             reason = "a depth-limited search runs in Python"
         elif algorithm == "minimax" and model.has_chance:

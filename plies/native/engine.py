@@ -26,8 +26,9 @@ from plies.solvers.limits import REPORT_SECONDS, Progress
 from plies.solvers.perft import PerftResult
 from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
+from plies.solvers.search import value_scale
 
-ALGORITHMS = {"auto": 0, "minimax": 1}
+ALGORITHMS = {"auto": 0, "minimax": 1, "expectiminimax": 2}
 """The algorithms the native back end runs, by the number the C knows them by."""
 
 OUT = 32
@@ -90,7 +91,17 @@ class NativeGame:
         out = ffi.new("int64_t[]", OUT)
         line = ffi.new("int32_t[]", MAX_PV)
         where = ffi.new("int32_t[]", MAX_PLY)
-        table_bytes = 0 if not use_table else (memory if memory is not None else 10**9)
+        table_bytes = 0 if not use_table or algorithm != "auto" else \
+            (memory if memory is not None else 10**9)
+        # Star1's windows depend on the units: expectiminimax takes Python's where they fit
+        # 128 bits (then both back ends cut the same nodes), else the emitter's D^K (the same
+        # values; the windows, rounded otherwise, may cut other nodes); auto's search does not
+        # depend on them
+        scale = 1 if algorithm == "minimax" else self.scale
+        if algorithm == "expectiminimax":
+            python_scale = value_scale(model, state)
+            if python_scale <= self.scale:
+                scale = python_scale
         failed: list[BaseException] = []  # what the progress callback raised, raised after
 
         def failure(kind, error, trace):
@@ -103,13 +114,13 @@ class NativeGame:
         kind = self.lib.plies_solve(ALGORITHMS[algorithm], root,
                                     -1.0 if timeout is None else float(timeout),
                                     -1 if max_nodes is None else max_nodes, table_bytes,
-                                    out, line, where, report, report_every)
+                                    out, line, where, report, report_every, scale >> 64,
+                                    scale & (2**64 - 1))
         seconds = perf_counter() - started
         if failed:
             raise failed[0]
         if kind not in (F_NONE, *STOPS):
             raise self.fault(kind, out, where, state, before or [])
-        scale = self.scale if algorithm == "auto" else 1
         if kind in STOPS:
             value = self.number(out[11 + 1], out[11 + 2], scale) if out[11] else None
             moves = self.moves(state, [out[16]]) if out[11] else []
@@ -123,7 +134,7 @@ class NativeGame:
             proved=kind == F_NONE,
             depth=None,
             nodes=out[3],
-            leaves=out[4] if algorithm == "auto" else out[3] - out[17],
+            leaves=out[3] - out[17] if algorithm == "minimax" else out[4],
             cutoffs=out[5],
             table_hits=out[6],
             table_size=out[7],
@@ -135,7 +146,7 @@ class NativeGame:
     def algorithm_name(self, algorithm: str) -> str:
         if algorithm == "auto":
             return "expectiminimax" if self.model.has_chance else "alphabeta"
-        return algorithm
+        return algorithm  # minimax, expectiminimax
 
     def perft(self, depth: int, *, state=None) -> PerftResult:
         """Positions at each depth from ``state``, as ``plies.solvers.perft`` counts them.

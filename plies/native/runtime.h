@@ -240,7 +240,7 @@ static inline void count_node(void)
 }
 
 #if HAS_CHANCE
-static const value_t SCALE = (((value_t)SCALE_HIGH) << 64) | (value_t)SCALE_LOW;
+static value_t SCALE;  /* set by each search: the emitter's D^K, or Python's value_scale */
 #else
 static const value_t SCALE = 1;
 #endif

@@ -265,33 +265,72 @@ static void key_of(const state_t *s, struct lookup *k)
     }
 }
 
-static value_t chance_value(const state_t *s, int ply)
+/* Star1 (expectiminimax without a table, on a game with bounds): chance nodes are settled as
+   soon as the outcomes valued so far and the bounds of the rest put them outside the window */
+static int star;
+
+static inline value_t exact_mul(value_t a, value_t b)
+{ value_t r; if (__builtin_mul_overflow(a, b, &r)) fault(F_INEXACT, -1, 0, 0); return r; }
+static inline value_t exact_add(value_t a, value_t b)
+{ value_t r; if (__builtin_add_overflow(a, b, &r)) fault(F_INEXACT, -1, 0, 0); return r; }
+static inline value_t floor_div(value_t a, value_t b)  /* b > 0 */
+{ value_t q = a / b; return (a % b != 0 && a < 0) ? q - 1 : q; }
+
+/* CHANCE-VALUE, as chance_value in plies/solvers/search.py: sum(n_i * x_i) / D, whole
+   numbers until the one division; a value that is not whole in the search's units cannot be
+   kept exactly (F_INEXACT: Python runs instead). */
+static value_t chance_value(const state_t *s, value_t alpha, value_t beta, int ply)
 {
     ply_t *p = ply_at(ply);
     expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
     int64_t denominator = 1;
     chance_expand(s, &x, &denominator);
-    value_t total = 0;
+    int cuts = star && (alpha > low_value || beta < high_value);
+    value_t d = denominator, total = 0, rest = denominator;
+    value_t scaled_alpha = cuts ? exact_mul(d, alpha) : 0, scaled_beta = cuts ? exact_mul(d, beta) : 0;
     for (int i = 0; i < x.n; i++) {
         child_t *c = &p->buf[i];
         if (!c->weight) continue;
         count_node();
+        rest -= c->weight;
         value_t v;
         if (c->terminal) {
             leaves++;
             v = scaled(c->utility);
+        } else if (cuts) {  /* at most child_alpha fails low, at least child_beta high */
+            value_t child_alpha = floor_div(scaled_alpha - total - exact_mul(rest, high_value),
+                                            c->weight);
+            value_t child_beta = -floor_div(total + exact_mul(rest, low_value) - scaled_beta,
+                                            c->weight);
+            path[ply] = i;
+            v = value(&c->st, NULL, child_alpha > low_value ? child_alpha : low_value,
+                      child_beta < high_value ? child_beta : high_value, ply + 1);
+            path_ply = ply;
         } else {
             path[ply] = i;
             v = value(&c->st, NULL, low_value, high_value, ply + 1);
             path_ply = ply;
         }
-        value_t term;
-        if (__builtin_mul_overflow((value_t)c->weight, v, &term) ||
-            __builtin_add_overflow(total, term, &total))
-            fault(F_INEXACT, -1, 0, 0);
+        total = exact_add(total, exact_mul((value_t)c->weight, v));
+        if (cuts) {
+            value_t least = exact_add(total, exact_mul(rest, low_value));
+            value_t most = exact_add(total, exact_mul(rest, high_value));
+            if (least >= scaled_beta) {  /* worth at least beta: fail high */
+                cutoffs++;
+                value_t bound = floor_div(least, d);
+                if (bound < beta) fault(F_INEXACT, -1, 0, 0);
+                return bound;
+            }
+            if (most <= scaled_alpha) {  /* worth at most alpha: fail low */
+                cutoffs++;
+                value_t bound = -floor_div(-most, d);
+                if (bound > alpha) fault(F_INEXACT, -1, 0, 0);
+                return bound;
+            }
+        }
     }
-    if (total % denominator) fault(F_INEXACT, -1, 0, 0);
-    return total / denominator;
+    if (total % d) fault(F_INEXACT, -1, 0, 0);
+    return total / d;
 }
 
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
@@ -323,7 +362,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     }
     int player = to_move(s);
     if (player == 0) {
-        value_t v = chance_value(s, ply);
+        value_t v = chance_value(s, alpha, beta, ply);
         if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, nodes - visited);
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
@@ -533,15 +572,24 @@ static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where)
     out[17] = expanded;
 }
 
-/* algorithm 0: auto, 1: minimax. Returns the fault kind (0: none). */
+/* algorithm 0: auto, 1: minimax, 2: expectiminimax (auto's search without a table, with
+   Star1 when the game has bounds). scale: the search's units (chance games; ignored
+   without chance). Returns the fault kind (0: none). */
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
-                void (*progress)(int64_t, double), double every)
+                void (*progress)(int64_t, double), double every, uint64_t scale_high,
+                uint64_t scale_low)
 {
     state_t root;
     memcpy(root.s, root_slots, sizeof root.s);
     progress_report = progress; report_every = every;
+#if HAS_CHANCE
+    SCALE = (((value_t)scale_high) << 64) | (value_t)scale_low;
+#else
+    (void)scale_high; (void)scale_low;
+#endif
     start(timeout, most_nodes);
+    star = algorithm == 2 && HAS_BOUNDS;
     use_table = algorithm == 0 && memory > 0;
     table = NULL; table_slots = table_count = 0;
     if (use_table) {
@@ -560,11 +608,11 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         count_node();
         if (outcome(&root, &utility)) {
             leaves++;
-            found = algorithm == 0 ? scaled(utility) : (value_t)utility;
+            found = algorithm != 1 ? scaled(utility) : (value_t)utility;
         } else {
-            found = algorithm == 0 ? value(&root, NULL, low_value, high_value, 0)
+            found = algorithm != 1 ? value(&root, NULL, low_value, high_value, 0)
                                    : minimax_value(&root, 0);
-            if (algorithm == 0 && use_table && plies_[0]) extend_line(&root, found, plies_[0]);
+            if (use_table && plies_[0]) extend_line(&root, found, plies_[0]);
             line_len = plies_[0] ? plies_[0]->pv_len : 0;
         }
     }

@@ -69,6 +69,19 @@ def test_perft_agrees_with_python(native, name, params, depth):
     assert result.terminal == expected.terminal
 
 
+@pytest.mark.parametrize(("name", "params"), [
+    ("piglet", dict(goal=3, flips=12)), ("pig", dict(goal=4, budget=4)),
+    ("race", dict(length=3, pieces=1, sides=2, budget=4)), ("tictactoe", {}),
+    ("kalah", dict(pits=3, seeds=3)),
+], ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()))
+def test_expectiminimax_with_star1_agrees_with_python(native, name, params):
+    model = plies.load(name, **params)
+    result, expected = native(model).solve("expectiminimax"), model.solve("expectiminimax")
+    same(result, expected)
+    assert result.cutoffs == expected.cutoffs
+    assert result.algorithm == "expectiminimax"
+
+
 def test_the_position_after_moves(native):
     model = plies.load("connect4", width=5, height=4)
     state = model.play_all(["drop(2)", "drop(2)", "drop(1)"])

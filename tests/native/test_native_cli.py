@@ -39,7 +39,7 @@ def test_what_runs_in_python_is_said_in_one_line(native, tmp_path):
         "; running in Python")
     assert len(result.stderr.strip().splitlines()) == 1
     result = run("solve", "nim", "-a", "alphabeta", "--backend", "native")
-    assert result.stderr.strip() == "native: alphabeta runs in Python (native: auto and minimax)"
+    assert result.stderr.strip() == "native: alphabeta runs in Python (native: auto, minimax, expectiminimax)"
 
 
 def test_perft_native(native):
