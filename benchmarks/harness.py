@@ -183,7 +183,11 @@ def _tictactoe(search: str, plies_algorithm: str, shared_search: str, descriptio
     return Case(f"ttt-{plies_algorithm}", description, tuple(sides), same_nodes=same)
 
 
-def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None) -> Case:
+def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None,
+              tables_fill: bool = False) -> Case:
+    """``tables_fill``: the transposition tables fill up at this size, and the two back ends'
+    tables (different entry sizes in the same memory) then forget different entries, so their
+    node counts may differ although both prove the same value."""
     return Case(
         f"c4-{width}x{height}",
         f"Connect Four {width}x{height}: plies auto vs a bitboard alpha-beta with a table",
@@ -191,7 +195,7 @@ def _connect4(width: int, height: int, *, slow: bool, repeat: int | None = None)
          hand_side("hand-written", "connect4", width, height))
         + ((native_side("plies native", "connect4", params={"width": width, "height": height}),)
            if _native() else ()),
-        same_nodes=("plies", "plies native"),
+        same_nodes=("plies",) if tables_fill else ("plies", "plies native"),
         slow=slow,
         repeat=repeat,
     )
@@ -228,7 +232,7 @@ CASES = [
     _connect4(5, 4, slow=False),
     _connect4(6, 4, slow=True, repeat=3),
     _connect4(5, 5, slow=True, repeat=3),
-    _connect4(6, 5, slow=True, repeat=1),
+    _connect4(6, 5, slow=True, repeat=1, tables_fill=True),
     *([_connect4_native(7, 5), _connect4_native(6, 6)] if _native() else []),
     *([Case("native-build", "building tic-tac-toe's native module (cffi, C compiler), once "
             "per game and parameters",
