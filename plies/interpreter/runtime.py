@@ -155,7 +155,8 @@ def bounded(value):
     would otherwise build numbers of millions of digits."""
     if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE and value.denominator <= MAX_MAGNITUDE:
         return value
-    shown = _text(value) if value.denominator == 1 else f"a fraction over {_text(value.denominator)}"
+    over = value.denominator
+    shown = _text(value) if over == 1 else f"a fraction over {_text(over)}"
     raise GameFault(f"a number would become {shown}, past 10^18: a game's numbers lie "
                     "within -10^18..10^18")
 

@@ -121,8 +121,9 @@ class Limits:
 
     def check(self, nodes: int) -> int:
         """Raise SearchStopped if a limit is reached, report progress, return the next threshold."""
-        if self.max_nodes is not None and nodes >= self.max_nodes:
-            raise SearchStopped("max-nodes")
+        if self.max_nodes is not None and (nodes >= self.max_nodes
+                                           or self.work >= self.max_nodes * WORK_PER_NODE):
+            raise SearchStopped("max-nodes")  # by nodes, or by work counted outside a search
         if self.clocked:
             now = perf_counter()
             done, spent = nodes - self.last_nodes, now - self.last_time
@@ -192,7 +193,6 @@ UNLIMITED = sys.maxsize
 def stop_reason(stop: BaseException) -> str:
     """``stopped`` for a SearchStopped or KeyboardInterrupt that ended a search."""
     return stop.reason if isinstance(stop, SearchStopped) else "interrupted"
-
 
 
 # The work meter: module state, since one search runs at a time (the CLI and play run one).
