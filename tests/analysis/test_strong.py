@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import plies
 from plies.solvers.graph import PositionFailedError, TooManyPositionsError, explore
-from plies.solvers.policy import (NotStoppingError, never_ending, solve_chance, solve_linear,
-                                  strongly_connected_components)
+from plies.solvers.policy import (NotStoppingError, eliminate, never_ending, solve_chance,
+                                  solve_linear, strongly_connected_components)
 from plies.solvers.protocol import MAX, MIN
 from plies.solvers.remoteness import remoteness
 from plies.solvers.retrograde import (EndlessPlayError, backward_induction, endless_values,
@@ -289,6 +289,14 @@ def test_sparse_elimination_solves_a_chain():
     # x0 = 1/2 x1 + 1/2, x1 = 1/2 x0  ->  x0 = 2/3, x1 = 1/3
     rows = [{0: Fraction(1), 1: Fraction(-1, 2)}, {1: Fraction(1), 0: Fraction(-1, 2)}]
     assert solve_linear(rows, [Fraction(1, 2), Fraction(0)]) == [Fraction(2, 3), Fraction(1, 3)]
+
+
+def test_whole_number_elimination_gives_the_least_common_denominator():
+    # 3x - y = 1, -x + 3y - z = 0, -y + 2z = 1  ->  x = 6/13, y = 5/13, z = 9/13
+    rows = [{0: 3, 1: -1}, {0: -1, 1: 3, 2: -1}, {1: -1, 2: 2}]
+    assert eliminate(rows, [1, 0, 1]) == ([6, 5, 9], 13)
+    assert solve_linear([{0: Fraction(3, 2), 1: Fraction(-1, 2)}, {0: Fraction(-1, 3), 1: 1}],
+                        [Fraction(1, 2), Fraction(0)]) == [Fraction(3, 8), Fraction(1, 8)]
 
 
 # ---- limits and failures ------------------------------------------------------------------------
