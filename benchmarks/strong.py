@@ -64,7 +64,9 @@ def measure(case: Case, repeat: int) -> dict:
     """Solve the case ``repeat`` times (medians), once more under tracemalloc, and store it."""
     model = plies.load(case.game, **case.params)
     runs, rules = [], []
+    solution = None
     for _ in range(repeat):
+        del solution  # one solution in memory at a time: Connect Four 5x4's is 2 GB
         solution = strong_solve(model)
         runs.append((solution.explore_seconds, solution.solve_seconds))
         rules.append(rules_alone(model, solution.graph.states))
