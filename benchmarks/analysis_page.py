@@ -231,7 +231,8 @@ How the values are found, on the graph of every reachable position:
   1 whatever the players do (Pig and Piglet do). Its positions are split into strongly
   connected components, solved from the end of the game back; a component with cycles is
   solved exactly by Hoffman and Karp's policy iteration, each policy's values found by
-  Gaussian elimination in fractions. A component with more than 400 chance positions is
+  Gauss-Jordan elimination in whole numbers over a common denominator (no fraction is made
+  until the answer). A component with more than 400 chance positions is
   solved instead by value iteration from below and from above in floating point; the true
   value lies between the two, so the answer comes with a proven error bound and is marked
   not exact.
@@ -292,7 +293,9 @@ refused, as is a tree larger than `--max-nodes` (20,000 by default).
 valuing it; medians of 5 runs) and measures the memory of one solve under `tracemalloc`
 (everything the solve allocated, over the positions) and the database written from it. The
 goal is ten times GamesmanPy's 25,000 positions per second. How fast a game is found depends
-on its rules' generated code: three men's morris tries 81 slides in every position.
+on its rules' generated code: three men's morris tries 81 slides in every position. "x the
+rules alone" is how many times longer the whole solve takes than the game's own code takes to
+give every position's outcome and children: where it is near 1, the rules set the speed.
 
 {{SPEED}}
 """
