@@ -65,7 +65,7 @@ def test_a_long_line_on_a_big_grid_is_scanned_not_listed():
 ])
 def test_a_scan_finds_exactly_the_lines_of_the_listed_table(board, k, expected):
     from plies.interpreter.checked import VarInfo
-    from plies.interpreter.compiler import _grid_lines
+    from plies.lowering.layout import grid_lines as _grid_lines
     from plies.interpreter.runtime import line_scan
     from plies.interpreter import types as T
     state = (9,) + board  # the grid sits at offset 1, as after the turn

@@ -16,17 +16,16 @@ pending chance event (0 for none), then every state variable's cells in declarat
 from __future__ import annotations
 
 import contextlib
-import itertools
-import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.interpreter import ast
 from plies.interpreter import types as T
-from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
+from plies.interpreter.checked import CheckedGame, VarInfo
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES, MAX_MAGNITUDE
-from plies.interpreter.writes import MoveWrites, move_writes
+from plies.interpreter.writes import MoveWrites, move_writes, turn_rule
+from plies.lowering import layout
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines, small fixed domains)."""
@@ -198,12 +197,12 @@ class CodeGenerator:
             extra = f", SYMBOL_NAMES, {_literal(flags)}" if any(flags) else ""
             self.writeline(f"MOVES_{move.kind} = MoveTable({move.kind}, '{move.decl.name}'{extra})"
                            f"  # move {move.decl.name}")
-            arguments = self.static_arguments(move.decl.binders)
+            arguments = layout.static_arguments(self.game, move.decl.binders)
             if arguments is not None:
                 self.writeline(f"ALL_MOVES_{move.kind} = tuple(MOVES_{move.kind}[arguments] "
                                f"for arguments in {_literal(tuple(arguments)) or '()'})")
         for info in game.chances.values():
-            kind = self.outcome_kind(info.decl.name)
+            kind = layout.outcome_kind(self.game, info.decl.name)
             decl = info.decl
             self.span = decl.span
             if isinstance(decl, ast.ListedChance):
@@ -219,16 +218,6 @@ class CodeGenerator:
                                f"  # chance {decl.name}: uniform")
         self.span = None
         self.blank()
-
-    def outcome_kind(self, event: str) -> int:
-        """Outcome kinds are numbered after the moves, event by event, outcome by outcome."""
-        kind = len(self.game.moves)
-        for name, info in self.game.chances.items():
-            if name == event:
-                return kind
-            decl = info.decl
-            kind += len(decl.outcomes) if isinstance(decl, ast.ListedChance) else 1
-        raise KeyError(event)
 
     def generate_initial_state(self) -> None:
         game = self.game
@@ -304,13 +293,13 @@ class CodeGenerator:
         decl = move.decl
         self.span = decl.span
         self.writeline(f"# move {decl.name}", decl.span)
-        arguments = self.static_arguments(decl.binders)
+        arguments = layout.static_arguments(self.game, decl.binders)
         if arguments is None:
             depth = self.open_binders(decl.binders)
             args = ", ".join(f"v_{n}" for n in move.names)
             made = f"MOVES_{move.kind}[({args},)]" if move.names else f"MOVES_{move.kind}[()]"
             child = f"effect_{move.kind}(state{''.join(', v_' + n for n in move.names)})"
-            with self.repeating(self.binders_size(decl.binders)):
+            with self.repeating(layout.binders_size(self.game, decl.binders)):
                 self.append_move(decl, made, child if pairs else None)
             self.level -= depth
             return
@@ -335,25 +324,6 @@ class CodeGenerator:
         self.indent()
         self.writeline(f"moves.append({item})")
         self.outdent()
-
-    def static_arguments(self, binders: ast.Binders | None) -> list[tuple] | None:
-        """Every argument tuple of a move, when its domains are fixed and not too many."""
-        if binders is None:
-            return [()]
-        if binders.domain is not None:
-            values = self.static_values(binders.domain)
-            if values is None or len(values) > UNROLL_LIMIT // 2:
-                return None
-            return [v if len(binders.items) > 1 else (v,) for v in values]
-        domains = [self.static_values(b.domain) for b in binders.items]
-        if any(d is None for d in domains):
-            return None
-        count = 1
-        for d in domains:
-            count *= len(d)
-        if count > UNROLL_LIMIT // 2:
-            return None
-        return list(itertools.product(*domains))
 
     def symbolic(self, binders: ast.Binders | None) -> tuple[bool, ...]:
         """Which arguments of a move are symbols or players (written by name in its text)."""
@@ -439,16 +409,8 @@ class CodeGenerator:
             for b in binders.items:  # each level runs once per round of the ones around it
                 self.writeline(f"for v_{b.name} in {self.loop_domain(b.domain, [b.name])}:", b.span)
                 self.indent()
-                self.repeats *= self.domain_size(b.domain)
+                self.repeats *= layout.domain_size(self.game, b.domain)
         return len(binders.items)
-
-    def binders_size(self, binders: ast.Binders | None) -> int:
-        """How many argument tuples a move's parameters can take at most (its loops' rounds)."""
-        if binders is None:
-            return 1
-        if binders.domain is not None:
-            return self.domain_size(binders.domain)
-        return math.prod(self.domain_size(b.domain) for b in binders.items)
 
     # -- effects --
 
@@ -460,8 +422,7 @@ class CodeGenerator:
         self.indent()
         self.st = "s"
         self.writeline("s = list(state)")
-        keeps_turn = any(isinstance(stmt, (ast.Again, ast.StartChance)) for stmt in effect or ())
-        flags = not keeps_turn and _uses_turn_statements(effect or ())
+        keeps_turn, flags = turn_rule(effect or ())
         if outcome:
             self.writeline("s[1] = 0  # the chance event is resolved")
         if flags:
@@ -600,7 +561,7 @@ class CodeGenerator:
         names = ", ".join(f"v_{n}" for n in stmt.names)
         self.writeline(f"for {names} in {self.loop_domain(stmt.domain, stmt.names)}:", stmt.span)
         self.indent()
-        with self.repeating(self.domain_size(stmt.domain)):
+        with self.repeating(layout.domain_size(self.game, stmt.domain)):
             self.block(stmt.body)
         self.outdent()
 
@@ -649,7 +610,7 @@ class CodeGenerator:
     def generate_chance(self) -> None:
         game = self.game
         for info in game.chances.values():
-            kind = self.outcome_kind(info.decl.name)
+            kind = layout.outcome_kind(self.game, info.decl.name)
             decl = info.decl
             if isinstance(decl, ast.ListedChance):
                 for i, outcome in enumerate(decl.outcomes):
@@ -673,7 +634,7 @@ class CodeGenerator:
                 if isinstance(decl, ast.ListedChance):
                     self.writeline(f"return OUTCOMES_{info.id}")
                 else:
-                    kind = self.outcome_kind(decl.name)
+                    kind = layout.outcome_kind(self.game, decl.name)
                     self.writeline("moves = []")
                     depth = self.open_binders(decl.binders)
                     args = ", ".join(f"v_{n}" for n in info.names)
@@ -747,7 +708,7 @@ class CodeGenerator:
     def outcome_branches(self, terminal: ast.Expr, utility: ast.Expr) -> list[tuple[str, str]]:
         """(condition, utility) pairs, tried in order: the first whose condition holds gives
         the utility; when none holds, the state is not terminal."""
-        alternatives = [self.expr(e) for e in _flatten_or(terminal)]
+        alternatives = [self.expr(e) for e in layout.alternatives(terminal)]
         branches = []
         while isinstance(utility, ast.IfExpr):
             condition = self.expr(utility.condition)
@@ -812,7 +773,7 @@ class CodeGenerator:
         self.indent()
         self.st = "state"
         with self.reading_parent():
-            self.false_in_parent = {self.expr(e) for e in _flatten_or(game.terminal.condition)}
+            self.false_in_parent = {self.expr(e) for e in layout.alternatives(game.terminal.condition)}
         self.unpacked = game.state_size <= UNPACK_LIMIT
         if self.unpacked:
             self.writeline(", ".join(f"s{k}" for k in range(game.state_size)) + ", = state")
@@ -832,7 +793,7 @@ class CodeGenerator:
         decl = move.decl
         self.span = decl.span
         self.writeline(f"# move {decl.name}", decl.span)
-        arguments = self.static_arguments(decl.binders)
+        arguments = layout.static_arguments(self.game, decl.binders)
         if arguments is None:
             depth = self.open_binders(decl.binders)
             args = ", ".join(f"v_{n}" for n in move.names)
@@ -857,7 +818,7 @@ class CodeGenerator:
         terminal, utility = game.terminal.condition, game.utility.value
         with self.mode(unpacked=False):  # its check reads `state[k]`
             assigned = self.inline_assignments(decl.effect)
-        self.written = self.written_slots(writes, move.names, values)
+        self.written = layout.written_slots(self.game, writes, move.names, values)
         if assigned is not None:  # the child is a view of its parent
             view = {}
             for slot, code in sorted(assigned.items()):
@@ -920,31 +881,6 @@ class CodeGenerator:
             start = slot + 1
         parts.append(f"state[{start}:]")
         return " + ".join(parts)
-
-    def written_slots(self, writes: MoveWrites, names, values: tuple | None) -> frozenset[int]:
-        """The slots a move instance may write (with ``values`` its arguments, None when they
-        are only known when it runs), from the cells ``writes.py`` found."""
-        bound = dict(zip(names, values)) if values is not None else {}
-        slots: set[int] = set()
-        for cell in writes.cells:
-            info = self.game.vars[cell.var]
-            t = info.type
-            if isinstance(t, T.Grid):
-                sizes, place = (t.rows, t.cols), lambda r, c: info.offset + r * t.cols + c
-            elif isinstance(t, T.Array):
-                base = info.offset - 1 if t.by_player else info.offset
-                sizes, place = ((1, 2) if t.by_player else t.length,), lambda i: base + i
-            else:
-                sizes, place = (), lambda: info.offset
-            choices = []
-            for index, size in zip(cell.indices, sizes):
-                if isinstance(index, str):
-                    index = bound.get(index)
-                known = isinstance(index, int) and not isinstance(index, bool)
-                choices.append((index,) if known else size if isinstance(size, tuple)
-                               else range(size))
-            slots.update(place(*cells) for cells in itertools.product(*choices))
-        return frozenset(slots)
 
     @contextlib.contextmanager
     def mode(self, **attributes):
@@ -1046,7 +982,7 @@ class CodeGenerator:
         if kind == "local":
             return self.env.get(node.id, f"v_{node.id}")
         if kind in ("param", "const"):
-            return _literal(self.encode(resolution.value))
+            return _literal(layout.encode(self.game, resolution.value))
         if kind == "symbol":
             return str(resolution.value)
         if kind == "helper":
@@ -1055,13 +991,6 @@ class CodeGenerator:
         if info.slots == 1 and not isinstance(info.type, (T.Array, T.Grid)):
             return self.read(str(info.offset))
         return f"tuple({self.st}[{info.offset}:{info.offset + info.slots}])"
-
-    def encode(self, value):
-        if isinstance(value, SymbolValue):
-            return self.game.symbols[value.name]
-        if isinstance(value, tuple):
-            return tuple(self.encode(v) for v in value)
-        return value
 
     def visit_ListLiteral(self, node: ast.ListLiteral) -> str:
         items = [self.expr(item) for item in node.items or ()]
@@ -1118,7 +1047,7 @@ class CodeGenerator:
             table = self.neighbour_table(grid, args[4] if len(args) > 4 else None)
             info = self.game.names[id(grid)].value
             return (f"connects({self.st}, {self.expr(value)}, "
-                    f"{_literal(_side(info, start.id))}, {_literal(frozenset(_side(info, goal.id)))}, "
+                    f"{_literal(layout.side(info, start.id))}, {_literal(frozenset(layout.side(info, goal.id)))}, "
                     f"{table})")
         if name == "liberties":
             grid, row, col, free = args[:4]
@@ -1140,7 +1069,7 @@ class CodeGenerator:
         if name is None:
             name = f"NEIGHBOURS_{len(self.line_functions)}"
             self.line_functions[key] = name
-            table = _neighbours(info, kind)
+            table = layout.neighbours(info, kind)
             self.pending_functions.append(
                 [f"{name} = {_literal(table)}  # {kind} neighbours of the cells of {grid.id}", ""])
         return name
@@ -1171,7 +1100,7 @@ class CodeGenerator:
             # Too many lines to list: scan the grid when the test runs.
             return (f"line_scan({self.st}, {self.expr(value_arg)}, {info.offset}, {grid.rows}, "
                     f"{grid.cols}, {length})")
-        cells = _grid_lines(info, length)
+        cells = layout.grid_lines(info, length)
         value = self.expr(value_arg)
         title = f"line({grid_arg.id}, _, {length})"
         if self.written is not None and _is_literal(value):
@@ -1262,7 +1191,7 @@ class CodeGenerator:
             return unrolled
         names = ", ".join(f"v_{n}" for n in node.names)
         loop = f"for {names} in {self.loop_domain(node.domain, node.names)}"
-        with self.shadowing(node.names), self.repeating(self.domain_size(node.domain)):
+        with self.shadowing(node.names), self.repeating(layout.domain_size(self.game, node.domain)):
             body = self.expr(node.body)
         if node.kind == "count":
             return f"sum(1 {loop} if {body})"
@@ -1272,7 +1201,7 @@ class CodeGenerator:
 
     def unrolled_aggregate(self, node: ast.Aggregate) -> str | None:
         """The aggregate written out element by element, when its domain is small and fixed."""
-        values = self.static_values(node.domain)
+        values = layout.static_values(self.game, node.domain)
         if values is None or len(values) > UNROLL_LIMIT // 4:
             return None
         bodies, size = [], 0
@@ -1296,13 +1225,6 @@ class CodeGenerator:
         if not bodies:
             return f"{'minimum' if kind == 'min' else 'maximum'}(())"
         return bodies[0] if len(bodies) == 1 else f"{kind}({', '.join(bodies)})"
-
-    def static_values(self, domain: ast.Domain) -> tuple | None:
-        """The domain's values, encoded as the state stores them, when known before the game."""
-        info = self.game.domains[id(domain)]
-        if info.static is None or (domain.order_key is not None and not info.ordered):
-            return None
-        return tuple(self.encode(v) for v in info.static)
 
     @contextlib.contextmanager
     def binding(self, names, values: tuple):
@@ -1338,30 +1260,15 @@ class CodeGenerator:
         """The domain of a loop being written, counted as work for the search's limits
         (``charged``) unless the loop is small and fixed, with the loops around it."""
         code = self.domain(domain, names)
-        if self.repeats * self.domain_size(domain) <= UNCOUNTED_ROUNDS:
+        if self.repeats * layout.domain_size(self.game, domain) <= UNCOUNTED_ROUNDS:
             return code
         return f"charged({code})"
-
-    def domain_size(self, domain: ast.Domain) -> int:
-        """The most values the domain can have."""
-        info = self.game.domains[id(domain)]
-        if info.static is not None:
-            return len(info.static)
-        if isinstance(domain, ast.RangeDomain):
-            ends = self.game.intervals.get(id(domain.lo)), self.game.intervals.get(id(domain.hi))
-            if None in ends:
-                return MAX_DOMAIN_VALUES
-            return max(0, min(ends[1][1] - ends[0][0] + 1, MAX_DOMAIN_VALUES))
-        if info.grid is not None:  # the cells of a grid, or a group of them
-            return info.grid.rows * info.grid.cols
-        kind = self.game.types.get(id(domain.expr))
-        return kind.length if isinstance(kind, T.Array) else MAX_DOMAIN_VALUES
 
     def domain(self, domain: ast.Domain, names) -> str:
         """A Python iterable over the domain's values, in the declared order."""
         info = self.game.domains[id(domain)]
         if info.static is not None:
-            values = tuple(self.encode(v) for v in info.static)
+            values = tuple(layout.encode(self.game, v) for v in info.static)
             code = _literal(values) if values else "()"
             if len(values) > UNROLL_LIMIT and type(values[0]) is int \
                     and values == tuple(range(values[0], values[-1] + 1)):
@@ -1398,27 +1305,6 @@ class CodeGenerator:
 
 
 # ---- helpers ----------------------------------------------------------------------------------
-
-
-def _uses_turn_statements(stmts) -> bool:
-    stack = list(stmts)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, (ast.Again, ast.StartChance)):
-            return True
-        if isinstance(stmt, ast.IfStmt):
-            stack.extend(stmt.then)
-            stack.extend(stmt.orelse or ())
-        elif isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
-            stack.extend(stmt.body)
-    return False
-
-
-def _flatten_or(node: ast.Expr) -> list[ast.Expr]:
-    """The alternatives of ``a or b or c``, in order."""
-    if isinstance(node, ast.Or):
-        return _flatten_or(node.left) + _flatten_or(node.right)
-    return [node]
 
 
 def _sum_code(offset: int, first: str, scale: int, second: str | None) -> str:
@@ -1462,49 +1348,6 @@ def _line_count(rows: int, cols: int, k: int) -> int:
     """How many k-in-a-row lines a rows x cols grid has (rows, columns, both diagonals)."""
     across, down = max(cols - k + 1, 0), max(rows - k + 1, 0)
     return rows * across + cols * down + 2 * across * down if k > 1 else rows * cols * 4
-
-
-def _grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
-    """The slots of every k cells in a row, column or diagonal of a grid variable."""
-    grid = info.type
-    rows, cols = grid.rows, grid.cols
-    lines = []
-    for r in range(rows):
-        for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
-                if 0 <= end_r < rows and 0 <= end_c < cols:
-                    lines.append(tuple(info.offset + (r + dr * i) * cols + (c + dc * i)
-                                       for i in range(k)))
-    return tuple(lines)
-
-
-_STEPS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
-          "diagonal": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
-          "hex": ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))}
-
-
-def _neighbours(info: VarInfo, kind: str) -> tuple:
-    """For every slot of the state up to the grid's end, the slots of its neighbours (others
-    get an empty tuple), so the flood fill looks a neighbour up by the slot it stands on."""
-    grid = info.type
-    table: list[tuple[int, ...]] = [()] * info.offset
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            table.append(tuple(info.offset + (r + dr) * grid.cols + (c + dc)
-                               for dr, dc in _STEPS[kind]
-                               if 0 <= r + dr < grid.rows and 0 <= c + dc < grid.cols))
-    return tuple(table)
-
-
-def _side(info: VarInfo, side: str) -> tuple[int, ...]:
-    """The slots of the cells along one side of a grid variable."""
-    grid, offset = info.type, info.offset
-    if side in ("top", "bottom"):
-        r = 0 if side == "top" else grid.rows - 1
-        return tuple(offset + r * grid.cols + c for c in range(grid.cols))
-    c = 0 if side == "left" else grid.cols - 1
-    return tuple(offset + r * grid.cols + c for r in range(grid.rows))
 
 
 def _line_code(read, lines, value: str) -> str:

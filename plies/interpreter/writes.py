@@ -72,6 +72,28 @@ def move_writes(game: CheckedGame) -> dict[int, MoveWrites]:
             for move in game.moves}
 
 
+def turn_rule(effect) -> tuple[bool, bool]:
+    """How an effect decides whose turn comes next: ``(keeps, decides)``.
+
+    ``keeps``: an ``again`` or ``chance`` among its top-level statements, so the turn never
+    passes; ``decides``: otherwise, one inside a branch or loop, so whether the turn passes is
+    only known when the effect runs. Neither: the turn always passes.
+    """
+    if any(isinstance(stmt, (ast.Again, ast.StartChance)) for stmt in effect):
+        return True, False
+    work = list(effect)
+    while work:
+        stmt = work.pop()
+        if isinstance(stmt, (ast.Again, ast.StartChance)):
+            return False, True
+        if isinstance(stmt, ast.IfStmt):
+            work.extend(stmt.then)
+            work.extend(stmt.orelse or ())
+        elif isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
+            work.extend(stmt.body)
+    return False, False
+
+
 def effect_writes(game: CheckedGame, effect, parameters) -> MoveWrites:
     """What the statements ``effect`` may write, with ``parameters`` the effect's argument
     names (an index that is one of them is kept as that name)."""

@@ -375,6 +375,7 @@ class OutcomeIR:
     name: str
     numerator: int  # probability numerator / ChanceIR.denominator (listed outcomes)
     effect: tuple[Stmt, ...]
+    keeps_turn: bool  # as MoveIR's
     turn_flags: bool
 
 

@@ -12,7 +12,6 @@ its parameters or utilities, an explicit tree) raises ``Unsupported`` with the r
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 
@@ -20,11 +19,9 @@ from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
 from plies.interpreter.runtime import MAX_MAGNITUDE
-from plies.interpreter.writes import effect_writes
-from plies.lowering import ir
+from plies.interpreter.writes import effect_writes, turn_rule
+from plies.lowering import ir, layout
 
-UNROLL_ARGUMENTS = 200
-"""Most argument tuples of one move written out one by one (its code specialised to each)."""
 UNROLL_VALUES = 100
 """Most values of a fixed domain an aggregate is written out over."""
 INLINE_BUDGET = 5_000
@@ -99,7 +96,7 @@ class Lowering:
         for info in g.chances.values():
             decl = info.decl
             count = max(count, len(decl.outcomes) if isinstance(decl, ast.ListedChance)
-                        else self.binders_size(decl.binders))
+                        else layout.binders_size(g, decl.binders))
         if count > MAX_MOVES:
             raise Unsupported(f"a position may have up to {count:,} moves")
         return ir.Game(g.name, tuple(slots), bool(g.chances), roles, setup, moves, chances,
@@ -117,7 +114,7 @@ class Lowering:
     # -- the end of the game --
 
     def alternatives(self) -> list[ir.Expr]:
-        return [self.expr(e) for e in _flatten_or(self.checked.terminal.condition)]
+        return [self.expr(e) for e in layout.alternatives(self.checked.terminal.condition)]
 
     def end_branches(self) -> tuple[ir.EndBranch, ...]:
         """(test, utility) pairs tried in order; a utility if-chain whose conditions are the
@@ -145,7 +142,7 @@ class Lowering:
     def move(self, move) -> ir.MoveIR:
         decl = move.decl
         writes = effect_writes(self.checked, decl.effect or (), move.names)
-        arguments = self.static_arguments(decl.binders)
+        arguments = layout.static_arguments(self.checked, decl.binders, _static_values)
         cases = []
         if arguments is not None:
             for values in arguments:
@@ -155,58 +152,20 @@ class Lowering:
         else:
             loops = self.binder_loops(decl.binders)
             cases.append(self.move_case(decl, None, loops, writes, move.names))
-        keeps = any(isinstance(s, (ast.Again, ast.StartChance)) for s in decl.effect or ())
-        flags = not keeps and _uses_turn_statements(decl.effect or ())
+        keeps, flags = turn_rule(decl.effect or ())
         return ir.MoveIR(move.kind, decl.name, tuple(move.names), tuple(cases), keeps, flags,
                          writes.starts_chance)
 
     def move_case(self, decl, args, loops, writes, names) -> ir.MoveCase:
         precondition = self.expr(decl.precondition) if decl.precondition is not None else None
         effect = self.block(decl.effect or ())
-        written = self.written_slots(writes, names, args)
+        written = layout.written_slots(self.checked, writes, names, args)
         self.written = written
         try:
             end = self.end_branches()
         finally:
             self.written = None
         return ir.MoveCase(args, loops, precondition, effect, end, written)
-
-    def written_slots(self, writes, names, values) -> frozenset[int] | None:
-        """The slots a move instance may write, from the cells ``writes.py`` found."""
-        bound = dict(zip(names, values)) if values is not None else {}
-        slots: set[int] = set()
-        for cell in writes.cells:
-            info = self.checked.vars[cell.var]
-            t = info.type
-            if isinstance(t, T.Grid):
-                sizes, place = (t.rows, t.cols), (lambda r, c, o=info.offset, w=t.cols: o + r * w + c)
-            elif isinstance(t, T.Array):
-                base = info.offset - 1 if t.by_player else info.offset
-                sizes, place = ((1, 2) if t.by_player else t.length,), (lambda i, b=base: b + i)
-            else:
-                sizes, place = (), (lambda o=info.offset: o)
-            choices = []
-            for index, size in zip(cell.indices, sizes):
-                if isinstance(index, str):
-                    index = bound.get(index)
-                known = isinstance(index, int) and not isinstance(index, bool)
-                choices.append((index,) if known else size if isinstance(size, tuple)
-                               else range(size))
-            slots.update(place(*cells) for cells in itertools.product(*choices))
-        return frozenset(slots)
-
-    def static_arguments(self, binders) -> list[tuple] | None:
-        if binders is None:
-            return [()]
-        if binders.domain is not None:
-            values = self.static_values(binders.domain)
-            if values is None or len(values) > UNROLL_ARGUMENTS:
-                return None
-            return [v if len(binders.items) > 1 else (v,) for v in values]
-        domains = [self.static_values(b.domain) for b in binders.items]
-        if any(d is None for d in domains) or math.prod(len(d) for d in domains) > UNROLL_ARGUMENTS:
-            return None
-        return list(itertools.product(*domains))
 
     def binder_loops(self, binders) -> tuple[ir.Loop, ...]:
         if binders is None:
@@ -220,36 +179,16 @@ class Lowering:
         return tuple(loops)
 
     def move_count(self, move) -> int:
-        arguments = self.static_arguments(move.decl.binders)
-        return len(arguments) if arguments is not None else self.binders_size(move.decl.binders)
-
-    def binders_size(self, binders) -> int:
-        if binders is None:
-            return 1
-        if binders.domain is not None:
-            return self.domain_size(binders.domain)
-        return math.prod(self.domain_size(b.domain) for b in binders.items)
-
-    def domain_size(self, domain) -> int:
-        from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-        info = self.checked.domains[id(domain)]
-        if info.static is not None:
-            return len(info.static)
-        if isinstance(domain, ast.RangeDomain):
-            ends = self.checked.intervals.get(id(domain.lo)), self.checked.intervals.get(id(domain.hi))
-            if None in ends:
-                return MAX_DOMAIN_VALUES
-            return max(0, min(ends[1][1] - ends[0][0] + 1, MAX_DOMAIN_VALUES))
-        if info.grid is not None:
-            return info.grid.rows * info.grid.cols
-        kind = self.checked.types.get(id(domain.expr))
-        return kind.length if isinstance(kind, T.Array) else MAX_DOMAIN_VALUES
+        arguments = layout.static_arguments(self.checked, move.decl.binders,
+                                             _static_values)
+        return len(arguments) if arguments is not None else \
+            layout.binders_size(self.checked, move.decl.binders)
 
     # -- chance --
 
     def chance(self, info) -> ir.ChanceIR:
         decl = info.decl
-        kind = self.outcome_kind(decl.name)
+        kind = layout.outcome_kind(self.checked, decl.name)
         if isinstance(decl, ast.ListedChance):
             denominator = math.lcm(*(Fraction(p).denominator for p in info.probabilities))
             outcomes = []
@@ -258,21 +197,12 @@ class Lowering:
                 effect = outcome.effect or ()
                 outcomes.append(ir.OutcomeIR(kind + i, outcome.name,
                                              p.numerator * (denominator // p.denominator),
-                                             self.block(effect), _uses_turn_statements(effect)))
+                                             self.block(effect), *turn_rule(effect)))
             return ir.ChanceIR(info.id, decl.name, denominator, tuple(outcomes))
         loops = self.binder_loops(decl.binders)
         outcome = ir.OutcomeIR(kind, decl.name, 1, self.block(decl.effect),
-                               _uses_turn_statements(decl.effect))
+                               *turn_rule(decl.effect))
         return ir.ChanceIR(info.id, decl.name, 0, (outcome,), loops, tuple(info.names))
-
-    def outcome_kind(self, event: str) -> int:
-        kind = len(self.checked.moves)
-        for name, info in self.checked.chances.items():
-            if name == event:
-                return kind
-            decl = info.decl
-            kind += len(decl.outcomes) if isinstance(decl, ast.ListedChance) else 1
-        raise KeyError(event)
 
     # -- statements --
 
@@ -387,10 +317,7 @@ class Lowering:
     # -- domains --
 
     def static_values(self, domain) -> tuple | None:
-        info = self.checked.domains[id(domain)]
-        if info.static is None or (domain.order_key is not None and not info.ordered):
-            return None
-        return tuple(_code(self.checked, v) for v in info.static)
+        return _static_values(self.checked, domain)
 
     def loop(self, names: tuple[str, ...], domain) -> ir.Loop:
         """The loop over ``domain``; its names are unbound (Locals) in what follows."""
@@ -542,7 +469,8 @@ class Lowering:
         if name == "connects":
             grid, value, start, goal = args[:4]
             info = self.checked.names[id(grid)].value
-            return ir.Connects(self.expr(value), _side(info, start.id), _side(info, goal.id),
+            return ir.Connects(self.expr(value), layout.side(info, start.id),
+                               layout.side(info, goal.id),
                                self.neighbour_table(grid, args[4] if len(args) > 4 else None))
         if name == "liberties":
             grid, row, col, free = args[:4]
@@ -565,7 +493,7 @@ class Lowering:
         key = (grid.id, kind)
         if key not in self.neighbour_numbers:
             self.neighbour_numbers[key] = len(self.neighbours)
-            self.neighbours.append(_neighbours(info, kind))
+            self.neighbours.append(layout.neighbours(info, kind))
         return self.neighbour_numbers[key]
 
     def bind_arguments(self, helper, args):
@@ -621,7 +549,7 @@ class Lowering:
         grid_arg, value_arg, length_arg = node.args
         info = self.checked.names[id(grid_arg)].value
         length = self.checked.intervals[id(length_arg)][0]
-        lines = _grid_lines(info, length)
+        lines = layout.grid_lines(info, length)
         value = self.expr(value_arg)
         full = ir.Line(lines, value)
         if self.written is not None and isinstance(value, ir.Const) \
@@ -813,73 +741,19 @@ def _code(game: CheckedGame, value):
     return value
 
 
+def _static_values(game: CheckedGame, domain) -> tuple | None:
+    """``layout.static_values`` with every value a whole number (see ``_code``)."""
+    values = layout.static_values(game, domain)
+    return None if values is None else tuple(_code(game, v) for v in values)
+
+
 def _has_fraction(value) -> bool:
     if isinstance(value, tuple):
         return any(_has_fraction(v) for v in value)
     return isinstance(value, Fraction) and value.denominator != 1
 
 
-def _flatten_or(node: ast.Expr) -> list[ast.Expr]:
-    if isinstance(node, ast.Or):
-        return _flatten_or(node.left) + _flatten_or(node.right)
-    return [node]
-
-
-def _uses_turn_statements(stmts) -> bool:
-    stack = list(stmts)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, (ast.Again, ast.StartChance)):
-            return True
-        if isinstance(stmt, ast.IfStmt):
-            stack.extend(stmt.then)
-            stack.extend(stmt.orelse or ())
-        elif isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
-            stack.extend(stmt.body)
-    return False
-
-
 def _is_number(kind: T.Type) -> bool:
     while isinstance(kind, (T.Array, T.Grid)):
         kind = kind.element
     return isinstance(kind, T.Number)
-
-
-def _grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
-    """The slots of every k cells in a row, column or diagonal of a grid variable."""
-    rows, cols = info.type.rows, info.type.cols
-    lines = []
-    for r in range(rows):
-        for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
-                if 0 <= end_r < rows and 0 <= end_c < cols:
-                    lines.append(tuple(info.offset + (r + dr * i) * cols + (c + dc * i)
-                                       for i in range(k)))
-    return tuple(lines)
-
-
-_STEPS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
-          "diagonal": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
-          "hex": ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))}
-
-
-def _neighbours(info: VarInfo, kind: str) -> tuple[tuple[int, ...], ...]:
-    """For every slot up to the grid's end, its neighbours' slots (others: none)."""
-    grid = info.type
-    table: list[tuple[int, ...]] = [()] * info.offset
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            table.append(tuple(info.offset + (r + dr) * grid.cols + (c + dc)
-                               for dr, dc in _STEPS[kind]
-                               if 0 <= r + dr < grid.rows and 0 <= c + dc < grid.cols))
-    return tuple(table)
-
-
-def _side(info: VarInfo, side: str) -> tuple[int, ...]:
-    grid, offset = info.type, info.offset
-    if side in ("top", "bottom"):
-        r = 0 if side == "top" else grid.rows - 1
-        return tuple(offset + r * grid.cols + c for c in range(grid.cols))
-    c = 0 if side == "left" else grid.cols - 1
-    return tuple(offset + r * grid.cols + c for r in range(grid.rows))

@@ -274,7 +274,7 @@ class CEmitter:
         self.tracking = any(_has_through_line(branch) for branch in case.end)
         if self.tracking:
             self.line(f"int64_t written_[{WRITTEN}]; int nw_ = 0;")
-        self.effect(case.effect, outcome=False)
+        self.effect(case.effect, move.keeps_turn, move.turn_flags, outcome=False)
         self.tracking = False
         self.line("c->terminal = 0;")
         if move.starts_chance and self.game.chance_slot:
@@ -300,10 +300,9 @@ class CEmitter:
         self.level -= 1
         self.line("}")
 
-    def effect(self, stmts, outcome: bool) -> None:
-        """The statements of an effect on the child ``t``, then whose turn it is."""
-        keeps = any(isinstance(s, (ir.Again, ir.StartChance)) for s in stmts)
-        flags = not keeps and _uses_turn_statements(stmts)
+    def effect(self, stmts, keeps: bool, flags: bool, outcome: bool) -> None:
+        """The statements of an effect on the child ``t``, then whose turn it is (``keeps``
+        and ``flags`` as in ``ir.MoveIR``)."""
         if outcome:
             self.line("t->s[1] = 0;")
         if flags:
@@ -371,7 +370,7 @@ class CEmitter:
         self.level += 1
         self.state = "t"
         self.line("state_t *t = &c->st;")
-        self.effect(outcome.effect, outcome=True)
+        self.effect(outcome.effect, outcome.keeps_turn, outcome.turn_flags, outcome=True)
         self.level -= 1
         self.line("}")
         self.state = "s"
@@ -712,17 +711,3 @@ def _domain_size(domain: ir.Domain) -> int:
     if isinstance(domain, ir.Items):
         return max(len(domain.items), 1)
     return MAX_DOMAIN_VALUES
-
-
-def _uses_turn_statements(stmts) -> bool:
-    stack = list(stmts)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, (ir.Again, ir.StartChance)):
-            return True
-        if isinstance(stmt, ir.If):
-            stack.extend(stmt.then)
-            stack.extend(stmt.orelse)
-        elif isinstance(stmt, (ir.For, ir.While)):
-            stack.extend(stmt.body)
-    return False
