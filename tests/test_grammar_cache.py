@@ -23,12 +23,15 @@ def parses_like_the_uncached_parser(parser) -> None:
 
 
 def test_the_cache_lives_in_the_user_cache_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("PLIES_CACHE_DIR", raising=False)
     monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_file() == str(tmp_path / "plies" / "grammar-NAME.lark-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # not absolute: ignored (XDG)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_file() == str(tmp_path / "home" / ".cache" / "plies" / "grammar-NAME.lark-cache")
+    monkeypatch.setenv("PLIES_CACHE_DIR", str(tmp_path / "chosen"))  # chosen by the user
+    assert cache_file() == str(tmp_path / "chosen" / "grammar-NAME.lark-cache")
 
 
 def test_a_parser_read_back_from_the_cache_parses_the_same(tmp_path):
@@ -48,6 +51,7 @@ def test_a_damaged_cache_is_built_again(tmp_path):
 @pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
                     reason="the superuser may write to a read-only directory")
 def test_an_unwritable_cache_directory_is_passed_over(tmp_path, monkeypatch):
+    monkeypatch.delenv("PLIES_CACHE_DIR", raising=False)
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
@@ -58,6 +62,7 @@ def test_an_unwritable_cache_directory_is_passed_over(tmp_path, monkeypatch):
 
 
 def test_a_file_in_the_way_of_the_cache_directory_is_passed_over(tmp_path, monkeypatch):
+    monkeypatch.delenv("PLIES_CACHE_DIR", raising=False)
     (tmp_path / "plies").write_text("a file, not a directory")
     monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

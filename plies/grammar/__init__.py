@@ -7,10 +7,11 @@ diagnostics happen in plies.interpreter.parser.
 from __future__ import annotations
 
 import os
-import sys
 from functools import cache
 
 from lark import Lark
+
+from plies.cache import cache_directory
 
 DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
                 "bounds", "evaluate", "render", "setup", "endless", "tree", "test")
@@ -57,26 +58,12 @@ def build_parser(cache: str | None) -> Lark:
 
 
 def cache_file() -> str | None:
-    """Where the parser is cached: the user's cache directory, or None when it is not usable.
-
-    ``$XDG_CACHE_HOME/plies`` (by default ``~/.cache/plies``), ``~/Library/Caches/plies`` on
-    macOS, ``%LOCALAPPDATA%\\plies`` on Windows. The name holds what Lark's own check does not
-    cover: the keywords kept whole (``_WholeWords``).
+    """Where the parser is cached: in the user cache directory (``plies.cache``), or None when
+    there is none to use. The name holds what Lark's own check does not cover: the keywords
+    kept whole (``_WholeWords``).
     """
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA", "")
-    elif sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):  # unset, or relative: the XDG default
-            base = os.path.expanduser("~/.cache")
-    if not os.path.isabs(base):  # no home directory to put it in
-        return None
-    directory = os.path.join(base, "plies")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError:  # read-only, or a file in the way: parse without a cache
+    directory = cache_directory()
+    if directory is None:
         return None
     whole = "-".join(_WholeWords.always_accept)
     return os.path.join(directory, f"grammar-{whole}.lark-cache")

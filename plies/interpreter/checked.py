@@ -88,6 +88,12 @@ class TreeNodeInfo:
     span: ast.Span
 
 
+TABLES_BY_NODE_ID = ("types", "names", "domains", "intervals")
+"""The tables of a CheckedGame keyed by ``id(node)``: a node's type, what a name refers to, a
+domain's values, an expression's range. A copy of the game (the game cache's pickles) must key
+them by its own nodes' ids."""
+
+
 @dataclass
 class CheckedGame:
     """Everything the code generator needs to know about a checked game."""

@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from plies import __version__
+from plies.cache import cache_directory as user_cache_directory
 from plies.errors import PliesError
 
 CDEF = """
@@ -42,22 +43,9 @@ class NativeUnavailable(PliesError):
 
 
 def cache_directory() -> Path | None:
-    """Where built modules are kept: ``PLIES_CACHE_DIR``, else the user cache directory."""
-    chosen = os.environ.get("PLIES_CACHE_DIR")
-    if chosen:
-        path = Path(chosen)
-    else:
-        from plies.grammar import cache_file
-        grammar_cache = cache_file()
-        if grammar_cache is None:
-            return None
-        path = Path(grammar_cache).parent
-    path = path / "native"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path
+    """Where built modules are kept: ``native`` in the user cache directory (``plies.cache``)."""
+    directory = user_cache_directory("native")
+    return None if directory is None else Path(directory)
 
 
 def module_name(source: str) -> str:

@@ -1,0 +1,181 @@
+"""Checked and generated games kept in the user cache directory, so a game seen before starts fast.
+
+Loading a game runs the parser, the checker and the code generator. For a small game that work
+is a few milliseconds, but importing and setting up the parser (Lark, its tables, the lexers'
+regular expressions) and the checker costs about 0.05 s at every start, several times the whole
+solve of a textbook tree. So ``load_source`` first looks here: an entry holds a game's
+``CheckedGame`` and ``GeneratedCode``, pickled, and is used only when everything that made it
+is the same — the game's text, its file name, its parameter values, and plies itself (its
+version, Python's version, and the size and modification time of every file of the front end).
+Anything else is a miss: the game is checked and generated as usual, and stored.
+
+The checker's tables keyed by ``id(node)`` (``TABLES_BY_NODE_ID``) are stored keyed by the
+nodes themselves and keyed again by the read-back nodes' ids; entries of nodes that no longer
+exist (temporaries of the checker) are left out.
+
+Like Lark's parser cache and Jinja's bytecode cache, the entries are pickles in a directory of
+the user's own, read only by that user's plies. A damaged or unreadable entry is a miss. At most
+``KEEP`` entries are kept, the least recently used removed first. ``PLIES_NO_GAME_CACHE=1``
+turns the cache off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import pickle
+import sys
+import zlib
+from fractions import Fraction
+
+from plies.cache import cache_directory
+from plies.interpreter import ast
+from plies.interpreter.checked import TABLES_BY_NODE_ID, CheckedGame, SymbolValue
+from plies.interpreter.compiler import GeneratedCode
+
+KEEP = 200
+"""The most entries kept; storing one more removes the least recently used."""
+
+LARGEST = 8 * 1024 * 1024
+"""Entries larger than this (in bytes) are not stored: re-checking them is cheaper than
+keeping them."""
+
+_FRONT_END = ("", "grammar", "interpreter", "lowering")
+"""The folders of the plies package whose files make a checked game, checked by size and time."""
+
+
+def recall(source: str, filename: str, params: dict) -> tuple[CheckedGame, GeneratedCode] | None:
+    """The checked and generated game stored for exactly these inputs, or None."""
+    place = _entry(source, filename, params)
+    if place is None:
+        return None
+    path, key = place
+    try:
+        with open(path, "rb") as file:
+            reader = pickle.Unpickler(file)
+            stored_key, checked, code = reader.load()
+            if stored_key != key:  # another game with the same short name: a miss
+                return None
+            tables = reader.load()  # the same reader: it knows the nodes read so far
+        for name in TABLES_BY_NODE_ID:
+            setattr(checked, name, {id(node): value for node, value in tables[name]})
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - a damaged, truncated or outdated entry is only a miss
+        return None
+    try:
+        os.utime(path)  # recently used: pruned last
+    except OSError:
+        pass
+    return checked, code
+
+
+def remember(source: str, filename: str, params: dict, checked: CheckedGame,
+             code: GeneratedCode) -> None:
+    """Store a checked and generated game for ``recall``; silently nothing when it cannot be."""
+    place = _entry(source, filename, params)
+    if place is None:
+        return
+    path, key = place
+    try:
+        data = _pickled(key, checked, code)
+    except Exception:  # noqa: BLE001 - something in this game does not pickle: do without
+        return
+    if len(data) > LARGEST:
+        return
+    partial = f"{path}.{os.getpid()}.partial"
+    try:
+        with open(partial, "wb") as file:
+            file.write(data)
+        os.replace(partial, path)  # atomic: a reader sees the old entry or the new one
+    except OSError:
+        _remove(partial)
+        return
+    _prune(os.path.dirname(path))
+
+
+class _NodePickler(pickle.Pickler):
+    """A pickler that notes every AST node it writes."""
+
+    def __init__(self, file):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.nodes: dict[int, ast.Node] = {}
+
+    def reducer_override(self, obj):
+        if isinstance(obj, ast.Node):
+            self.nodes[id(obj)] = obj
+        return NotImplemented  # pickled as usual
+
+
+def _pickled(key: str, checked: CheckedGame, code: GeneratedCode) -> bytes:
+    """Two pickles in one: the key, the game without its id-keyed tables and the code; then
+    the tables as (node, value) pairs for the nodes the first one holds."""
+    tables = {name: getattr(checked, name) for name in TABLES_BY_NODE_ID}
+    bare = dataclasses.replace(checked, **{name: {} for name in TABLES_BY_NODE_ID})
+    file = io.BytesIO()
+    writer = _NodePickler(file)
+    writer.dump((key, bare, code))
+    writer.dump({name: [(writer.nodes[node], value) for node, value in table.items()
+                        if node in writer.nodes]
+                 for name, table in tables.items()})
+    return file.getvalue()
+
+
+def _entry(source: str, filename: str, params: dict) -> tuple[str, str] | None:
+    """The file of the entry for these inputs and the key it must hold, or None when the
+    cache is off, has no directory, or the parameters are not plain values."""
+    if os.environ.get("PLIES_NO_GAME_CACHE") or not all(_plain(v) for v in params.values()):
+        return None
+    directory = cache_directory("games")
+    if directory is None:
+        return None
+    key = repr((_fingerprint(), filename, sorted(params.items()), source))
+    name = f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}-{len(key)}.pickle"
+    return os.path.join(directory, name), key
+
+
+def _plain(value) -> bool:
+    """Whether ``repr(value)`` says all there is to know about a parameter value."""
+    if isinstance(value, tuple):
+        return all(_plain(item) for item in value)
+    return type(value) in (int, bool, str, Fraction, SymbolValue)
+
+
+def _fingerprint() -> tuple:
+    """What made the stored games: plies's and Python's versions, and every front-end file's
+    name, size and modification time."""
+    from plies import __version__
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = []
+    for folder in _FRONT_END:
+        try:
+            with os.scandir(os.path.join(package, folder)) as entries:
+                for entry in entries:
+                    if entry.name.endswith((".py", ".lark")):
+                        info = entry.stat()
+                        files.append((folder, entry.name, info.st_size, info.st_mtime_ns))
+        except OSError:
+            files.append((folder, None))
+    return __version__, sys.version, tuple(sorted(files))
+
+
+def _prune(directory: str) -> None:
+    """Keep at most ``KEEP`` entries: remove the least recently used."""
+    try:
+        with os.scandir(directory) as found:
+            entries = [(entry.stat().st_mtime_ns, entry.path) for entry in found
+                       if entry.name.endswith(".pickle")]
+    except OSError:
+        return
+    if len(entries) > KEEP:
+        for _, path in sorted(entries)[:len(entries) - KEEP]:
+            _remove(path)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
