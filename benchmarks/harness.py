@@ -437,7 +437,8 @@ def targets(rows: list[dict], start: dict | None) -> list[dict]:
     if start is not None:
         found.append({"target": "`plies solve games/aima_fig5_2.game` at most 0.15 s CPU more "
                                 "than `python -c pass`",
-                      "measured": f"{start['difference']:.3f} s more",
+                      "measured": f"{start['difference']:.3f} s more "
+                                  f"({start['first_difference']:.3f} s the first time)",
                       "met": start["difference"] <= 0.15})
     return found
 
