@@ -1,37 +1,67 @@
 """The lowered form of a checked game: what an emitter needs, nothing it has to work out.
 
-Every value is a whole number (a bool is 0 or 1, a player 1 or 2, a symbol its code), every
-name is resolved (parameters and constants are folded into ``Const``, state variables into
-``Slot`` reads with their index arithmetic written out and checked), definitions are written in
-place, small fixed aggregates are unrolled, ``line`` tests carry their table of lines and
-connectivity built-ins their neighbour tables. An emitter walks these nodes and writes code; it
-never looks at the AST, the checker's tables or the game's text.
+Both code emitters read it: the Python code generator (``plies/interpreter/codegen/``) and the
+C emitter (``plies/native/emit.py``). Every decision that does not depend on the target is
+taken here, once: the state layout, which moves are written out one argument tuple at a time,
+which definitions are written in place, which aggregates are unrolled, which checks are
+proved unnecessary, which loops count as work for the search's limits, the cells each move
+may write, the tables of lines and neighbours.
+
+Every value is a number: a bool is 0 or 1, a player 1 or 2, a symbol its code; a game lowered
+with ``whole=False`` (for the Python back end) may also hold exact fractions (``Const`` of a
+``Fraction``, ``Arith`` with ``/``), which the native back end refuses. Every name is resolved
+(parameters and constants are folded into ``Const``, state variables into ``Slot`` reads with
+their index arithmetic written out and checked), definitions are written in place or called
+(``Invoke``), small fixed aggregates are unrolled, ``line`` tests carry their table of lines
+and connectivity built-ins their neighbour tables. An emitter walks these nodes and writes
+code; it never looks at the AST, the checker's tables or the game's text.
 
 Checks that can fail at run time (an index, a range, an overflow, a division by zero, a loop
 past its budget) carry a ``check`` number: an index into ``Game.checks``, which holds the
-game-file span and the words of the message. Generated code passes only the number and the
-values involved, so no text of the game file reaches it.
+game-file span and the words of the message. The span is that of the innermost expression of
+the game file holding the check (or its statement), which is where a failure is reported.
 
 Nodes are frozen dataclasses: equal subtrees compare equal, which is how the lowering pairs a
-utility's conditions with the terminal test's alternatives.
+utility's conditions with the terminal test's alternatives. Spans, for the generated code's
+line map, never take part in the comparison.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from plies.interpreter import ast
+
+
+def _span():
+    """A field holding a game-file span: left out of comparisons and of ``repr``."""
+    return field(default=None, compare=False, repr=False)
+
+
+def item_name(name: str, k: int) -> str:
+    """The name of item ``k`` of a local holding an array (``let row = board_row(r)``): a
+    name of the game file never holds a dot, so it stands apart from every other name."""
+    return f"{name}.{k}"
+
+
+def identifier(name: str) -> str:
+    """The identifier an emitter writes for a local: ``v_<name>``, ``i<k>_<name>`` for item
+    ``k`` of an array local. Only letters, digits and underscores reach generated code."""
+    base, _, item = name.partition(".")
+    return f"i{item}_{base}" if item else f"v_{base}"
+
 
 # ---- expressions ------------------------------------------------------------------------------
 
 
 class Expr:
-    """A whole-number expression."""
+    """A number-valued expression."""
 
 
 @dataclass(frozen=True)
 class Const(Expr):
-    value: int
+    value: int | Fraction
 
 
 @dataclass(frozen=True)
@@ -57,7 +87,9 @@ class Unary(Expr):
 
 @dataclass(frozen=True)
 class Arith(Expr):
-    """``left op right`` for op in + - * div mod: overflow and division by zero are checked."""
+    """``left op right`` for op in + - * div mod /: overflow and division by zero are checked
+    (``check`` -1: slot arithmetic on checked indices, which cannot overflow). ``/`` is exact
+    division, only in a game lowered with ``whole=False``."""
 
     op: str
     left: Expr
@@ -104,7 +136,8 @@ class CheckIndex(Expr):
 
 @dataclass(frozen=True)
 class Pick(Expr):
-    """Item ``index`` (checked) of a list of expressions (a constant list, an array value)."""
+    """Item ``index`` (checked unless ``check`` is -1) of a list of expressions (a constant
+    list, an array value)."""
 
     items: tuple[Expr, ...]
     index: Expr
@@ -122,8 +155,8 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Invoke(Expr):
-    """A call of definition ``number`` of ``Game.functions`` (a definition too large to write
-    in place at every use)."""
+    """A call of definition ``number`` of ``Game.functions`` (a definition whose arguments are
+    not all known where it is used, or one past the inlining budget)."""
 
     number: int
     args: tuple[Expr, ...]
@@ -131,11 +164,14 @@ class Invoke(Expr):
 
 @dataclass(frozen=True)
 class Function:
-    """A definition of whole-number parameters and result, as a function of the state."""
+    """A definition as a function of the state and its parameters (an array parameter is one
+    parameter per item, named by ``item_name``)."""
 
     name: str
     params: tuple[str, ...]
     body: Expr
+    span: ast.Span | None = _span()  # the definition
+    body_span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -150,13 +186,21 @@ class Fold(Expr):
 
 @dataclass(frozen=True)
 class Line(Expr):
-    """Some line of ``lines`` (tuples of slots) holds ``value`` in every cell."""
+    """Some line of ``lines`` (tuples of slots) holds ``value`` in every cell.
+
+    ``grid`` is the grid's (offset, rows, cols) and ``length`` the line's; when ``scan`` the
+    lines are too many to list (``lines`` is empty) and the grid is scanned instead.
+    """
 
     lines: tuple[tuple[int, ...], ...]
     value: Expr
     through_written: bool = False
     """Only lines through the slots the move wrote when it ran can hold ``value`` (the parent
-    was not terminal): an emitter that records the slots a move writes tests only those."""
+    was not terminal): ``lines`` are those through the slots the move may write, each with
+    those slots first, and an emitter that records the slots a move writes tests only those."""
+    grid: tuple[int, int, int] = (0, 0, 0)
+    length: int = 0
+    scan: bool = False
 
 
 @dataclass(frozen=True)
@@ -194,11 +238,13 @@ class Values(Domain):
 
 @dataclass(frozen=True)
 class Span(Domain):
-    """``lo..hi``; more than ``limit`` values is a fault when ``check`` >= 0."""
+    """``lo..hi``, at most ``size`` values as far as the checker knows; more than
+    ``MAX_DOMAIN_VALUES`` values is a fault when ``check`` >= 0 (-1: proved not to happen)."""
 
     lo: Expr
     hi: Expr
     check: int
+    size: int = 10_000
 
 
 @dataclass(frozen=True)
@@ -216,15 +262,31 @@ class Group(Domain):
     neighbours: int
     offset: int
     cols: int
+    size: int = 0  # the grid's cells
 
 
 @dataclass(frozen=True)
 class Loop:
-    """``names`` over ``domain``, sorted by ``key`` (smallest first, stable) when given."""
+    """``names`` over ``domain``, sorted by ``key`` (smallest first, stable) when given.
+
+    ``charged``: the loop may run so many rounds (with the loops and copies around it) that
+    its rounds count as work for the search's limits (``--max-nodes``, ``--timeout``).
+    """
 
     names: tuple[str, ...]
     domain: Domain
     key: Expr | None = None
+    charged: bool = False
+    span: ast.Span | None = _span()  # the binders of a move or a chance event
+
+
+def domain_size(domain: Domain) -> int:
+    """The most values a domain can have."""
+    if isinstance(domain, Values):
+        return len(domain.values)
+    if isinstance(domain, Items):
+        return len(domain.items)
+    return domain.size
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -245,6 +307,7 @@ class Store(Stmt):
     hi: int | None
     bounded: bool
     check: int
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -254,19 +317,24 @@ class SetLocal(Stmt):
     declare: bool  # `let` (a new name) rather than an assignment to one
     bounded: bool
     check: int
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
 class If(Stmt):
+    """``if test { then } else { orelse }``; an ``else if`` is an ``orelse`` of one If."""
+
     test: Expr
     then: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
 class For(Stmt):
     loop: Loop
     body: tuple[Stmt, ...]
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -276,26 +344,32 @@ class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
     check: int
+    span: ast.Span | None = _span()
+    test_span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
 class Break(Stmt):
-    pass
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
 class Continue(Stmt):
-    pass
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
 class Again(Stmt):
     """The player who moved moves again."""
 
+    span: ast.Span | None = _span()
+
 
 @dataclass(frozen=True)
 class StartChance(Stmt):
     event: int  # the chance event's number (1-based), stored in slot 1
+    name: str = ""
+    span: ast.Span | None = _span()
 
 
 # ---- the game ---------------------------------------------------------------------------------
@@ -343,9 +417,10 @@ class MoveCase:
     """Some instances of a move: either one with fixed ``args`` (its code specialised to them)
     or all of them, over ``loops``.
 
-    ``end`` is the terminal test and utility of the child, valid when the parent was not
-    terminal (``line`` tests look only at lines through ``written``); ``written`` is the set of
-    slots the case may write, or None when not known.
+    ``precondition`` is None when the move is always legal; a case whose precondition is
+    false whatever the state is left out of ``MoveIR.cases``. ``end`` is the terminal test
+    and utility of the child, valid when the parent was not terminal (``line`` tests look
+    only at lines through ``written``); ``written`` is the set of slots the case may write.
     """
 
     args: tuple[int, ...] | None
@@ -358,6 +433,9 @@ class MoveCase:
 
 @dataclass(frozen=True)
 class MoveIR:
+    """A move: its instances as cases, and ``effect``, its effect as a function of its
+    parameters (``Local`` names ``names``), for playing one instance of it."""
+
     kind: int
     name: str
     names: tuple[str, ...]
@@ -365,6 +443,11 @@ class MoveIR:
     keeps_turn: bool  # `again` or `chance` in every run of the effect
     turn_flags: bool  # the effect decides at run time whether the turn passes
     starts_chance: bool
+    effect: tuple[Stmt, ...] = ()
+    symbolic: tuple[bool, ...] = ()  # which arguments are symbols, written by name
+    unrolled: bool = False  # the cases are argument tuples written out one by one
+    span: ast.Span | None = _span()
+    precondition_span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -377,6 +460,7 @@ class OutcomeIR:
     effect: tuple[Stmt, ...]
     keeps_turn: bool  # as MoveIR's
     turn_flags: bool
+    span: ast.Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -387,6 +471,16 @@ class ChanceIR:
     outcomes: tuple[OutcomeIR, ...]
     loops: tuple[Loop, ...] = ()  # uniform events: the binders
     names: tuple[str, ...] = ()
+    span: ast.Span | None = _span()
+
+
+@dataclass(frozen=True)
+class RenderItem:
+    """An item of ``render``: a number (``value``) or an array (``items``)."""
+
+    value: Expr | None
+    items: tuple[Expr, ...] | None
+    span: ast.Span | None = _span()
 
 
 @dataclass
@@ -402,12 +496,17 @@ class Game:
     chances: tuple[ChanceIR, ...]
     end: tuple[EndBranch, ...]  # the full terminal test and utility
     evaluate: Expr | None
-    bounds: tuple[int, int] | None  # whole utility bounds, when declared or inferred
+    bounds: tuple[int, int] | None  # utility bounds, when declared or inferred
     checks: list[Check] = field(default_factory=list)
     neighbours: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)
     """Neighbour tables: for every slot, its neighbours' slots (connects, liberties, group)."""
     move_count: int = 0
     """The most legal moves (or chance outcomes) a state can have."""
     functions: list[Function] = field(default_factory=list)
-    """Definitions called rather than written in place (only when writing every definition in
-    place would pass the inlining budget); ``Invoke`` names them by position."""
+    """Definitions called rather than written in place; ``Invoke`` names them by position."""
+    terminal: Expr | None = None  # the terminal test as written (``end`` pairs it up)
+    utility: Expr | None = None  # the utility as written
+    render: tuple[RenderItem, ...] = ()
+    whole: bool = True  # every value a whole number (see the module docstring)
+    spans: dict[str, ast.Span | None] = field(default_factory=dict)
+    """Where the game's parts are written: terminal, utility, evaluate, setup."""

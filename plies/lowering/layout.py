@@ -40,6 +40,12 @@ def grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(lines)
 
 
+def line_count(rows: int, cols: int, k: int) -> int:
+    """How many k-in-a-row lines a rows x cols grid has (rows, columns, both diagonals)."""
+    across, down = max(cols - k + 1, 0), max(rows - k + 1, 0)
+    return rows * across + cols * down + 2 * across * down if k > 1 else rows * cols * 4
+
+
 STEPS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
          "diagonal": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
          "hex": ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))}

@@ -198,7 +198,7 @@ class CEmitter:
         """The definitions called as functions (``ir.Invoke``), declared first: they may call
         each other."""
         def signature(number: int, function: ir.Function) -> str:
-            params = "".join(f", int64_t v_{name}" for name in function.params)
+            params = "".join(f", int64_t {ir.identifier(name)}" for name in function.params)
             return f"static int64_t fn_{number}(const state_t *s{params})"
         for number, function in enumerate(self.game.functions):
             self.line(signature(number, function) + ";")
@@ -263,7 +263,7 @@ class CEmitter:
         self.level += 1
         self.line("child_t *c = &x->buf[x->n];")
         self.line(f"c->kind = {move.kind};")
-        args = case.args if case.args is not None else tuple(f"v_{n}" for n in move.names)
+        args = case.args if case.args is not None else tuple(ir.identifier(n) for n in move.names)
         for i, arg in enumerate(args):
             self.line(f"c->args[{i}] = {arg};")
         self.line("c->st = *s;")
@@ -339,7 +339,7 @@ class CEmitter:
                 self.level += 1
                 closers = self.open_loops(chance.loops)
                 self.line("count_++;")
-                self.outcome_child(outcome, tuple(f"v_{n}" for n in chance.names), 1)
+                self.outcome_child(outcome, tuple(ir.identifier(n) for n in chance.names), 1)
                 for closer in reversed(closers):
                     self.level -= 1
                     self.line(closer)
@@ -389,7 +389,7 @@ class CEmitter:
 
     def open_loop(self, loop: ir.Loop) -> list[str]:
         """Write the head of a loop binding ``loop.names``; returns the closing lines."""
-        names = [f"v_{n}" for n in loop.names]
+        names = [ir.identifier(n) for n in loop.names]
         domain = loop.domain
         if loop.key is not None:
             return self.sorted_loop(loop)
@@ -405,8 +405,9 @@ class CEmitter:
         if isinstance(domain, ir.Span):
             lo, hi = self.fresh("lo"), self.fresh("hi")
             self.line(f"int64_t {lo} = {self.expr(domain.lo)}, {hi} = {self.expr(domain.hi)};")
-            self.line(f"if ((__int128){hi} - {lo} >= {MAX_DOMAIN_VALUES}) "
-                      f"fault(F_DOMAIN, {domain.check}, {lo}, {hi});")
+            if domain.check >= 0:  # else the checker proved the range short enough
+                self.line(f"if ((__int128){hi} - {lo} >= {MAX_DOMAIN_VALUES}) "
+                          f"fault(F_DOMAIN, {domain.check}, {lo}, {hi});")
             self.line(f"for (int64_t {names[0]} = {lo}; {names[0]} <= {hi}; {names[0]}++) {{")
             self.level += 1
             return ["}"]
@@ -443,7 +444,7 @@ class CEmitter:
         self.level += 1
         closers = self.open_loop(ir.Loop(loop.names, loop.domain))
         for k, name in enumerate(loop.names):
-            self.line(f"{values}[{count} * {width} + {k}] = v_{name};")
+            self.line(f"{values}[{count} * {width} + {k}] = {ir.identifier(name)};")
         self.line(f"{keys}[{count}++] = {self.expr(loop.key)};")
         for closer in reversed(closers):
             self.level -= 1
@@ -455,7 +456,8 @@ class CEmitter:
         self.line(f"for (int64_t {i} = 0; {i} < {count}; {i}++) {{")
         self.level += 1
         for k, name in enumerate(loop.names):
-            self.line(f"int64_t v_{name} = {values}[{i} * {width} + {k}]; (void)v_{name};")
+            name = ir.identifier(name)
+            self.line(f"int64_t {name} = {values}[{i} * {width} + {k}]; (void){name};")
         return ["}"]
 
     def neighbour_table(self, number: int) -> str:
@@ -499,22 +501,30 @@ class CEmitter:
 
     def stmt_SetLocal(self, stmt: ir.SetLocal) -> None:
         value = self.stored(self.expr(stmt.value), stmt)
+        name = ir.identifier(stmt.name)
         if stmt.declare:
-            self.line(f"int64_t v_{stmt.name} = {value}; (void)v_{stmt.name};")
+            self.line(f"int64_t {name} = {value}; (void){name};")
         else:
-            self.line(f"v_{stmt.name} = {value};")
+            self.line(f"{name} = {value};")
 
     def stmt_If(self, stmt: ir.If) -> None:
+        """An if, its `else if` chain written flat (it may be thousands long)."""
         self.line(f"if ({self.expr(stmt.test)}) {{")
-        self.level += 1
-        self.block(stmt.then)
-        self.level -= 1
-        if stmt.orelse:
-            self.line("} else {")
+        while True:
             self.level += 1
-            self.block(stmt.orelse)
+            self.block(stmt.then)
             self.level -= 1
-        self.line("}")
+            if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ir.If):
+                stmt = stmt.orelse[0]
+                self.line(f"}} else if ({self.expr(stmt.test)}) {{")
+                continue
+            if stmt.orelse:
+                self.line("} else {")
+                self.level += 1
+                self.block(stmt.orelse)
+                self.level -= 1
+            self.line("}")
+            return
 
     def stmt_For(self, stmt: ir.For) -> None:
         self.line("{")
@@ -562,7 +572,7 @@ class CEmitter:
         return f"{self.state}->s[{self.expr(node.index)}]"
 
     def visit_Local(self, node: ir.Local) -> str:
-        return f"v_{node.name}"
+        return ir.identifier(node.name)
 
     def visit_Unary(self, node: ir.Unary) -> str:
         if node.op == "not":
@@ -588,7 +598,8 @@ class CEmitter:
         return f"({self.expr(node.test)} ? {self.expr(node.then)} : {self.expr(node.orelse)})"
 
     def visit_Let(self, node: ir.Let) -> str:
-        return (f"({{ int64_t v_{node.name} = {self.expr(node.value)}; (void)v_{node.name}; "
+        name = ir.identifier(node.name)
+        return (f"({{ int64_t {name} = {self.expr(node.value)}; (void){name}; "
                 f"{self.expr(node.body)}; }})")
 
     def visit_CheckIndex(self, node: ir.CheckIndex) -> str:
@@ -656,6 +667,8 @@ class CEmitter:
         return f"({{ {code} }})"
 
     def visit_Line(self, node: ir.Line) -> str:
+        if node.scan:
+            raise Unsupported("a line too long to list on a grid this large")
         width = len(node.lines[0])
         table = self.table("lines", tuple(slot for cells in node.lines for slot in cells))
         value = self.expr(node.value)

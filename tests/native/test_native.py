@@ -118,12 +118,13 @@ def test_limits_stop_the_native_search(native):
     assert native(model).solve("auto", timeout=0).stopped == "timeout"
 
 
-def test_definitions_past_the_inlining_budget_become_functions():
-    from plies.lowering import ir, lower
+def test_definitions_are_written_in_place_where_their_arguments_are_known():
+    from plies.lowering import lower
     othello = lower(plies.load("othello").checked)
-    assert {f.name for f in othello.functions} == {"inside", "flanks", "legal", "can_place",
-                                                    "discs"}
-    assert lower(plies.load("tictactoe").checked).functions == []  # within it: in place
+    # legal(turn, r, c) and the rest are called with the player to move: functions;
+    # discs(black) and discs(white) are written in place
+    assert {f.name for f in othello.functions} == {"inside", "flanks", "legal", "can_place"}
+    assert lower(plies.load("tictactoe").checked).functions == []  # wins(X), wins(O), full
 
 
 def test_othello_6x6_endgame_agrees_with_python(native):
