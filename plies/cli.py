@@ -28,7 +28,6 @@ from plies.explore import explore as explore_game
 from plies.interpreter.loader import (check_source, display_path, find_game, load, load_source,
                                       parse_param, read_source,
                                       validate_source)
-from plies.interpreter.compiler import generate
 from plies.interpreter.model import IllegalMoveError, value_text
 from plies.interpreter import ast
 from plies.solvers.perft import perft as count_positions
@@ -690,6 +689,7 @@ def compile_game(game: GameArgument, param: ParamOption = None,
         from plies.native.engine import native_source
         typer.echo(native_source(checked), nl=False)
         return
+    from plies.interpreter.compiler import generate
     typer.echo(generate(checked).source, nl=False)
 
 

@@ -23,7 +23,6 @@ pending chance event (0 for none), then every state variable's cells in declarat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.interpreter import ast
@@ -32,19 +31,8 @@ from plies.interpreter.codegen import expand, moves
 from plies.interpreter.codegen.statements import StatementWriter
 from plies.interpreter.codegen.tree import write_tree
 from plies.interpreter.codegen.writer import CodeWriter, literal
+from plies.interpreter.generated import GeneratedCode
 from plies.lowering import ir, lower
-
-
-@dataclass
-class GeneratedCode:
-    """Python source for a game, and the game-file span of each generated line."""
-
-    source: str
-    spans: list[ast.Span | None]
-    filename: str
-    fragments: dict[str, list[ast.Span]] = field(default_factory=dict)
-    """The code of every expression that can fail, with the game-file spans it came from: a
-    failure inside a line is placed at the smallest expression of the line that holds it."""
 
 
 def generate(game: CheckedGame) -> GeneratedCode:

@@ -32,7 +32,7 @@ from fractions import Fraction
 from plies.cache import cache_directory
 from plies.interpreter import ast
 from plies.interpreter.checked import TABLES_BY_NODE_ID, CheckedGame, SymbolValue
-from plies.interpreter.compiler import GeneratedCode
+from plies.interpreter.generated import GeneratedCode
 
 KEEP = 200
 """The most entries kept; storing one more removes the least recently used."""

@@ -14,7 +14,7 @@ from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
 from plies.interpreter import ast
 from plies.interpreter.checked import CheckedGame
-from plies.interpreter.compiler import GeneratedCode
+from plies.interpreter.generated import GeneratedCode
 from plies.interpreter.runtime import RUNTIME, GameFault, Move
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
