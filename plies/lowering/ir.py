@@ -21,9 +21,9 @@ past its budget) carry a ``check`` number: an index into ``Game.checks``, which 
 game-file span and the words of the message. The span is that of the innermost expression of
 the game file holding the check (or its statement), which is where a failure is reported.
 
-Nodes are frozen dataclasses: equal subtrees compare equal, which is how the lowering pairs a
-utility's conditions with the terminal test's alternatives. Spans, for the generated code's
-line map, never take part in the comparison.
+Nodes are immutable and compare by their fields: equal subtrees compare equal, which is how the
+lowering pairs a utility's conditions with the terminal test's alternatives. Spans, for the
+generated code's line map, never take part in the comparison.
 """
 
 from __future__ import annotations
@@ -33,10 +33,75 @@ from fractions import Fraction
 
 from plies.interpreter import ast
 
+_SPANS = frozenset({"span", "test_span", "body_span", "precondition_span"})
+"""Fields holding game-file spans: left out of comparisons, hashes and ``repr``."""
 
-def _span():
-    """A field holding a game-file span: left out of comparisons and of ``repr``."""
-    return field(default=None, compare=False, repr=False)
+
+class Node:
+    """Base of the IR's nodes: immutable, compared and hashed by their fields (spans excepted).
+
+    What ``dataclass(frozen=True)`` gives, done once here: its generated methods for the 40
+    node classes took 15 ms at every start of plies (the code generator imports the IR). A
+    class lists its fields as annotations and is registered by ``node``.
+    """
+
+    _fields: tuple[str, ...] = ()
+    _compared: tuple[str, ...] = ()
+    _defaults: dict = {}
+
+    def __init__(self, *args, **kwargs):
+        fields = self._fields
+        if len(args) == len(fields) and not kwargs:  # the common case, made fast
+            object.__setattr__(self, "__dict__", dict(zip(fields, args)))
+            return
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__} has {len(fields)} fields")
+        values = dict(zip(fields, args))
+        for name, value in kwargs.items():
+            if name not in fields or name in values:
+                raise TypeError(f"{type(self).__name__}: unknown or repeated field {name!r}")
+            values[name] = value
+        if len(values) < len(fields):
+            for name in fields:
+                if name not in values:
+                    if name not in self._defaults:
+                        raise TypeError(f"{type(self).__name__} needs its field {name!r}")
+                    values[name] = self._defaults[name]
+        object.__setattr__(self, "__dict__", values)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _key(self) -> tuple:
+        values = self.__dict__
+        return tuple(values[name] for name in self._compared)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._key()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={self.__dict__[name]!r}" for name in self._compared)
+        return f"{type(self).__name__}({shown})"
+
+
+def node(cls):
+    """Register a node class: its fields are its annotations, after its bases' (a field given
+    a value in the class body has that value as its default; a class whose spans tell its
+    instances apart sets ``_spans_compared``)."""
+    own = list(cls.__dict__.get("__annotations__", {}))
+    fields = tuple(cls._fields) + tuple(name for name in own if name not in cls._fields)
+    defaults = dict(cls._defaults)
+    defaults.update((name, cls.__dict__[name]) for name in own if name in cls.__dict__)
+    cls._fields, cls._defaults = fields, defaults
+    cls._compared = fields if cls.__dict__.get("_spans_compared") else \
+        tuple(name for name in fields if name not in _SPANS)
+    return cls
 
 
 def item_name(name: str, k: int) -> str:
@@ -55,37 +120,37 @@ def identifier(name: str) -> str:
 # ---- expressions ------------------------------------------------------------------------------
 
 
-class Expr:
+class Expr(Node):
     """A number-valued expression."""
 
 
-@dataclass(frozen=True)
+@node
 class Const(Expr):
     value: int | Fraction
 
 
-@dataclass(frozen=True)
+@node
 class Slot(Expr):
     """The value in one slot of the current state; ``index`` is already checked."""
 
     index: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Local(Expr):
     """A name bound by a loop, a move's parameters, ``let`` or an aggregate."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class Unary(Expr):
     op: str  # "neg" (checked), "not"
     operand: Expr
     check: int = -1
 
 
-@dataclass(frozen=True)
+@node
 class Arith(Expr):
     """``left op right`` for op in + - * div mod /: overflow and division by zero are checked
     (``check`` -1: slot arithmetic on checked indices, which cannot overflow). ``/`` is exact
@@ -97,35 +162,35 @@ class Arith(Expr):
     check: int
 
 
-@dataclass(frozen=True)
+@node
 class Compare(Expr):
     op: str  # == != < <= > >=
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Logic(Expr):
     op: str  # "and", "or": short-circuit
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Cond(Expr):
     test: Expr
     then: Expr
     orelse: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Let(Expr):
     name: str
     value: Expr
     body: Expr
 
 
-@dataclass(frozen=True)
+@node
 class CheckIndex(Expr):
     """``value`` when it lies in 0..size-1, else a fault."""
 
@@ -134,7 +199,7 @@ class CheckIndex(Expr):
     check: int
 
 
-@dataclass(frozen=True)
+@node
 class Pick(Expr):
     """Item ``index`` (checked unless ``check`` is -1) of a list of expressions (a constant
     list, an array value)."""
@@ -144,7 +209,7 @@ class Pick(Expr):
     check: int
 
 
-@dataclass(frozen=True)
+@node
 class Call(Expr):
     """A built-in of whole numbers: abs (checked), min, max of two or more."""
 
@@ -153,7 +218,7 @@ class Call(Expr):
     check: int = -1
 
 
-@dataclass(frozen=True)
+@node
 class Invoke(Expr):
     """A call of definition ``number`` of ``Game.functions`` (a definition whose arguments are
     not all known where it is used, or one past the inlining budget)."""
@@ -162,19 +227,19 @@ class Invoke(Expr):
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
-class Function:
+@node
+class Function(Node):
     """A definition as a function of the state and its parameters (an array parameter is one
     parameter per item, named by ``item_name``)."""
 
     name: str
     params: tuple[str, ...]
     body: Expr
-    span: ast.Span | None = _span()  # the definition
-    body_span: ast.Span | None = _span()
+    span: ast.Span | None = None  # the definition
+    body_span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Fold(Expr):
     """An aggregate as a loop: any, all, sum, count, min, max (min/max fail when empty)."""
 
@@ -184,7 +249,7 @@ class Fold(Expr):
     check: int
 
 
-@dataclass(frozen=True)
+@node
 class Line(Expr):
     """Some line of ``lines`` (tuples of slots) holds ``value`` in every cell.
 
@@ -203,7 +268,7 @@ class Line(Expr):
     scan: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class Connects(Expr):
     """Cells holding ``value`` join a slot of ``starts`` to one of ``goals`` (flood fill)."""
 
@@ -213,7 +278,7 @@ class Connects(Expr):
     neighbours: int  # index into Game.neighbours
 
 
-@dataclass(frozen=True)
+@node
 class Liberties(Expr):
     """How many cells holding ``free`` touch the group of the cell at slot ``slot``."""
 
@@ -225,18 +290,18 @@ class Liberties(Expr):
 # ---- domains and loops ------------------------------------------------------------------------
 
 
-class Domain:
+class Domain(Node):
     """The values a loop runs over, in order."""
 
 
-@dataclass(frozen=True)
+@node
 class Values(Domain):
     """Values (tuples, one item per name) known before the game starts."""
 
     values: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True)
+@node
 class Span(Domain):
     """``lo..hi``, at most ``size`` values as far as the checker knows; more than
     ``MAX_DOMAIN_VALUES`` values is a fault when ``check`` >= 0 (-1: proved not to happen)."""
@@ -247,14 +312,14 @@ class Span(Domain):
     size: int = 10_000
 
 
-@dataclass(frozen=True)
+@node
 class Items(Domain):
     """The values of expressions (an array variable's slots, a list), in order."""
 
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Group(Domain):
     """The cells (row, column) of the group of the cell at ``slot``, in the order reached."""
 
@@ -265,8 +330,8 @@ class Group(Domain):
     size: int = 0  # the grid's cells
 
 
-@dataclass(frozen=True)
-class Loop:
+@node
+class Loop(Node):
     """``names`` over ``domain``, sorted by ``key`` (smallest first, stable) when given.
 
     ``charged``: the loop may run so many rounds (with the loops and copies around it) that
@@ -277,7 +342,7 @@ class Loop:
     domain: Domain
     key: Expr | None = None
     charged: bool = False
-    span: ast.Span | None = _span()  # the binders of a move or a chance event
+    span: ast.Span | None = None  # the binders of a move or a chance event
 
 
 def domain_size(domain: Domain) -> int:
@@ -292,11 +357,11 @@ def domain_size(domain: Domain) -> int:
 # ---- statements -------------------------------------------------------------------------------
 
 
-class Stmt:
+class Stmt(Node):
     """A statement of an effect or of setup; it changes the current state."""
 
 
-@dataclass(frozen=True)
+@node
 class Store(Stmt):
     """Slot ``slot`` := ``value``, checked against lo..hi (when given) or the magnitude limit
     (``bounded``)."""
@@ -307,89 +372,91 @@ class Store(Stmt):
     hi: int | None
     bounded: bool
     check: int
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class SetLocal(Stmt):
     name: str
     value: Expr
     declare: bool  # `let` (a new name) rather than an assignment to one
     bounded: bool
     check: int
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class If(Stmt):
     """``if test { then } else { orelse }``; an ``else if`` is an ``orelse`` of one If."""
 
     test: Expr
     then: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class For(Stmt):
     loop: Loop
     body: tuple[Stmt, ...]
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class While(Stmt):
     """A loop of at most ``MAX_LOOP_STEPS`` rounds; one more is a fault (``check``)."""
 
     test: Expr
     body: tuple[Stmt, ...]
     check: int
-    span: ast.Span | None = _span()
-    test_span: ast.Span | None = _span()
+    span: ast.Span | None = None
+    test_span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Break(Stmt):
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Continue(Stmt):
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Again(Stmt):
     """The player who moved moves again."""
 
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
+@node
 class StartChance(Stmt):
     event: int  # the chance event's number (1-based), stored in slot 1
     name: str = ""
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
 # ---- the game ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Check:
+@node
+class Check(Node):
     """A run-time check: where it is in the game file and what it says when it fails.
 
     ``kind`` is index, range, magnitude, overflow, division, loop, domain, empty; ``what``
     names the thing checked (``the rows of board``), for the message.
     """
 
+    _spans_compared = True  # two checks at two places are two checks
+
     kind: str
     span: ast.Span
     what: str = ""
 
 
-@dataclass(frozen=True)
-class SlotInfo:
+@node
+class SlotInfo(Node):
     """One slot of the state: the variable it belongs to, its range when declared.
 
     ``holds`` is the least and greatest value the slot can hold whatever the moves do: the
@@ -404,16 +471,16 @@ class SlotInfo:
     holds: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
-class EndBranch:
+@node
+class EndBranch(Node):
     """The state is terminal when ``test`` holds, with utility ``value``."""
 
     test: Expr
     value: Expr
 
 
-@dataclass(frozen=True)
-class MoveCase:
+@node
+class MoveCase(Node):
     """Some instances of a move: either one with fixed ``args`` (its code specialised to them)
     or all of them, over ``loops``.
 
@@ -431,8 +498,8 @@ class MoveCase:
     written: frozenset[int] | None
 
 
-@dataclass(frozen=True)
-class MoveIR:
+@node
+class MoveIR(Node):
     """A move: its instances as cases, and ``effect``, its effect as a function of its
     parameters (``Local`` names ``names``), for playing one instance of it."""
 
@@ -446,12 +513,12 @@ class MoveIR:
     effect: tuple[Stmt, ...] = ()
     symbolic: tuple[bool, ...] = ()  # which arguments are symbols, written by name
     unrolled: bool = False  # the cases are argument tuples written out one by one
-    span: ast.Span | None = _span()
-    precondition_span: ast.Span | None = _span()
+    span: ast.Span | None = None
+    precondition_span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
-class OutcomeIR:
+@node
+class OutcomeIR(Node):
     """One outcome of a listed chance event, or the uniform event's effect over its binders."""
 
     kind: int
@@ -460,27 +527,27 @@ class OutcomeIR:
     effect: tuple[Stmt, ...]
     keeps_turn: bool  # as MoveIR's
     turn_flags: bool
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
-class ChanceIR:
+@node
+class ChanceIR(Node):
     id: int
     name: str
     denominator: int  # listed: the common denominator; uniform: 0 (1 / number of outcomes)
     outcomes: tuple[OutcomeIR, ...]
     loops: tuple[Loop, ...] = ()  # uniform events: the binders
     names: tuple[str, ...] = ()
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
-@dataclass(frozen=True)
-class RenderItem:
+@node
+class RenderItem(Node):
     """An item of ``render``: a number (``value``) or an array (``items``)."""
 
     value: Expr | None
     items: tuple[Expr, ...] | None
-    span: ast.Span | None = _span()
+    span: ast.Span | None = None
 
 
 @dataclass

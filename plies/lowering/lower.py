@@ -30,8 +30,9 @@ from plies.lowering import ir, layout
 
 UNROLL_VALUES = 100
 """Most values of a fixed domain an aggregate is written out over."""
-UNROLL_NODES = 2_500
-"""Most nodes of an unrolled aggregate's copies together; past it (nested aggregates), a loop."""
+UNROLL_COPIES = 1_000
+"""Most copies of a body nested unrolled aggregates write out together (``all r in 0..9: all
+c in 0..9: ...`` is 100); past it, the inner aggregate is a loop."""
 INLINE_BUDGET = 5_000
 """Most definition bodies written in place in one game; past it, definitions are called (a
 chain of definitions each using the one before twice would otherwise double at each step)."""
@@ -75,10 +76,12 @@ class Lowering:
         self.budget = INLINE_BUDGET
         self.written: frozenset[int] | None = None  # lowering a child's end test
         self.false_in_parent: set[ir.Expr] = set()
+        self.end: tuple[ir.EndBranch, ...] = ()  # the game's end test
         self.functions: list[ir.Function | None] = []
         self.function_numbers: dict[str, int] = {}
         self.where: ast.Span | None = None  # the innermost node being lowered, for checks
         self.repeats = 1  # how many times the code being lowered may run per rule (its loops)
+        self.copies = 1  # how many copies of the code being lowered unrolling writes out
         self.ordered: dict[int, tuple | None] = {}  # id(domain) -> values sorted here
         self.domain_names: dict[int, tuple[str, ...]] = {}  # id(domain) -> the names it binds
 
@@ -103,6 +106,7 @@ class Lowering:
         utility = self.at(g.utility.value)
         end = self.end_branches()
         self.false_in_parent = {branch.test for branch in end} | set(self.alternatives())
+        self.end = end
         moves = tuple(self.move(move) for move in g.moves)
         chances = tuple(self.chance(info) for info in g.chances.values())
         evaluate = self.at(g.evaluate.value) if g.evaluate is not None else None
@@ -227,12 +231,21 @@ class Lowering:
         effect = self.block(decl.effect or ())
         self.repeats = saved
         written = layout.written_slots(self.checked, writes, names, args)
-        self.written = written
+        return ir.MoveCase(args, loops, precondition, effect, self.child_end(written), written)
+
+    def child_end(self, written: frozenset[int]) -> tuple[ir.EndBranch, ...]:
+        """The end test of a move's child, valid when its parent was not terminal: a ``line``
+        test that was false in the parent looks only at the lines through ``written``. Each
+        test runs once per child. Without such a test, it is the game's end test."""
+        if not any(isinstance(test, ir.Line) and isinstance(test.value, ir.Const)
+                   for test in self.false_in_parent):
+            return self.end
+        saved = self.repeats, self.written
+        self.repeats, self.written = 1, written
         try:
-            end = self.end_branches()
+            return self.end_branches()
         finally:
-            self.written = None
-        return ir.MoveCase(args, loops, precondition, effect, end, written)
+            self.repeats, self.written = saved
 
     def name_domains(self, binders) -> None:
         """Note the names the domains of a move's parameters bind (an ``ordered by`` key reads
@@ -747,12 +760,12 @@ class Lowering:
             else:
                 env[param] = ir.Local(param)
                 params.append(param)
-        saved = self.env, self.written, self.repeats
-        self.env, self.written, self.repeats = env, None, 1
+        saved = self.env, self.written, self.repeats, self.copies
+        self.env, self.written, self.repeats, self.copies = env, None, 1, 1
         try:
             body = self.expr(helper.decl.body)
         finally:
-            self.env, self.written, self.repeats = saved
+            self.env, self.written, self.repeats, self.copies = saved
         self.functions[number] = ir.Function(name, tuple(params), body, helper.decl.span,
                                              helper.decl.body.span)
         return number
@@ -865,10 +878,9 @@ class Lowering:
     def visit_Aggregate(self, node: ast.Aggregate):
         self.domain_names[id(node.domain)] = tuple(node.names)
         values = self.static_values(self.checked, node.domain)
-        if values is not None and len(values) <= UNROLL_VALUES:
-            unrolled = self.unrolled(node, values)
-            if unrolled is not None:
-                return unrolled
+        if values is not None and len(values) <= UNROLL_VALUES \
+                and self.copies * len(values) <= UNROLL_COPIES:
+            return self.unrolled(node, values)
         saved, repeats = dict(self.env), self.repeats
         try:
             loop = self.loop(tuple(node.names), node.domain)
@@ -877,24 +889,19 @@ class Lowering:
             self.env, self.repeats = saved, repeats
         return ir.Fold(node.kind, loop, body, self.check("empty", None, node.kind))
 
-    def unrolled(self, node: ast.Aggregate, values) -> ir.Expr | None:
-        """The aggregate written out value by value, or None when the copies would pass
-        ``UNROLL_NODES`` (then it is a loop)."""
+    def unrolled(self, node: ast.Aggregate, values) -> ir.Expr:
+        """The aggregate written out value by value."""
         bodies = []
-        saved, repeats, budget = self.env, self.repeats, self.budget
+        saved, repeats, copies = self.env, self.repeats, self.copies
         self.repeats = repeats * max(len(values), 1)  # every copy runs: their loops add up
-        size = 0
+        self.copies = copies * max(len(values), 1)
         try:
             for value in values:
                 value = value if len(node.names) > 1 else (value,)
                 self.env = {**saved, **{n: ir.Const(v) for n, v in zip(node.names, value)}}
                 bodies.append(self.expr(node.body))
-                size += _size(bodies[-1], UNROLL_NODES - size)
-                if size > UNROLL_NODES:
-                    self.budget = budget
-                    return None
         finally:
-            self.env, self.repeats = saved, repeats
+            self.env, self.repeats, self.copies = saved, repeats, copies
         kind = node.kind
         if kind in ("any", "all"):
             result = ir.Const(0 if kind == "any" else 1)
@@ -983,24 +990,6 @@ def pick(items: tuple[ir.Expr, ...], index: ir.Expr, check: int) -> ir.Expr:
     if isinstance(index, ir.Const) and 0 <= index.value < len(items):
         return items[index.value]
     return ir.Pick(items, index, check)
-
-
-def _size(node, limit: int) -> int:
-    """How many nodes ``node`` has, counted up to a little past ``limit``."""
-    count, work = 0, [node]
-    while work and count <= limit:
-        item = work.pop()
-        count += 1
-        if isinstance(item, ir.Line):
-            count += len(item.lines)
-            work.append(item.value)
-        elif isinstance(item, (ir.Expr, ir.Loop, ir.Domain)):
-            work.extend(value for value in vars(item).values()
-                        if isinstance(value, (ir.Expr, ir.Loop, ir.Domain, tuple)))
-        elif isinstance(item, tuple):
-            count -= 1
-            work.extend(value for value in item if isinstance(value, (ir.Expr, tuple)))
-    return count
 
 
 # ---- tables -----------------------------------------------------------------------------------
