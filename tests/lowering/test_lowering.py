@@ -1,0 +1,126 @@
+"""The lowering is the one optimiser: what it decides shows in both emitters' code alike, and
+what it folds away changes no answer."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+import plies
+from plies.errors import GameRuntimeError
+from plies.interpreter.loader import load_source
+from plies.lowering import Unsupported, ir, lower
+from plies.native.emit import emit
+from plies.native.engine import NativeRefused, native_source
+
+
+def countdown(moves: str, terminal: str = "n == 0", utility: str = "if turn == A then -1 else 1",
+              state: str = "", extra: str = "") -> str:
+    return f"""game g
+players A max, B min
+state
+  n: 0..5 = 5
+{state}
+{extra}
+{moves}
+terminal {terminal}
+utility {utility}
+"""
+
+
+def test_a_move_instance_that_can_never_be_legal_is_in_neither_back_end():
+    """Three men's morris: 81 slides of which 24 join neighbouring points."""
+    model = plies.load("morris3")
+    slide = lower(model.checked).moves[1]
+    assert slide.name == "slide" and len(slide.cases) == 24
+    assert all(abs(r - r2) + abs(c - c2) == 1 for r, c, r2, c2 in (case.args for case in slide.cases))
+    assert "abs(" not in model.code.source  # nothing left to test at run time
+    tables = model.code.source.split("ALL_MOVES_1 = ")[1].split("\n")[0]
+    assert tables.count("(0, 0, 0, 1)") == 1 and tables.count("(0, 0, 0, 0)") == 0
+    assert "#define MOVES 33" in emit(lower(model.checked))  # 9 places and 24 slides
+
+
+def test_a_precondition_folds_only_what_cannot_fail():
+    """`k * k == 4` decides alone; `heap[k - 5] > 0 and false` keeps its index check, which
+    fails when the move is tried (as the game says), so it is not folded away."""
+    folded = lower(load_source(countdown(
+        "move take(k in 1..3) when k * k == 4 and k <= n { n -= k }"), "g.game").checked)
+    assert [case.args for case in folded.moves[0].cases] == [(2,)]
+    kept = load_source(countdown(
+        "move take(k in 1..3) when heap[k - 5] > 0 and false { n -= k }\n"
+        "move pass when n > 0 { n -= 1 }", state="  heap: array[3] of 0..1 = 0"), "g.game")
+    assert len(lower(kept.checked).moves[0].cases) == 3
+    with pytest.raises(GameRuntimeError, match="index -4 is outside heap"):
+        kept.solve()
+
+
+def test_an_ordered_by_key_that_does_not_read_the_state_is_sorted_once():
+    """Hex orders its cells by `distance(r, c)`, a definition: sorted while lowering, so
+    neither back end sorts at every node, and the order is the key's."""
+    model = plies.load("hex")
+    assert "sorted(" not in model.code.source
+    assert "sort_by_key(vals" not in emit(lower(model.checked))
+    moves = [tuple(m.args) for m in model.actions(model.initial_state())]
+    distance = {(r, c): (abs(2 * r - 2) + abs(2 * c - 2) + abs(2 * r + 2 * c - 4)) // 2
+                for r in range(3) for c in range(3)}
+    assert moves == sorted(distance, key=lambda cell: distance[cell])  # stable, as at run time
+
+
+def test_a_key_that_reads_the_state_is_still_sorted_when_the_game_runs():
+    text = countdown("move take(k in 1..3 ordered by -heap[k - 1]) when k <= n { n -= k }",
+                     state="  heap: array[3] of 0..5 = 0")
+    model = load_source(text, "g.game")
+    assert "sorted(" in model.code.source
+    assert model.solve().value == plies.load_source(text, "h.game").solve().value
+
+
+def test_exact_fractions_stay_in_python_and_are_refused_natively():
+    checked = load_source(countdown("move take(k in 1..2) when k <= n { n -= k }",
+                                    utility="if turn == A then -1/2 else 1/2"), "g.game").checked
+    with pytest.raises(Unsupported, match="exact division"):
+        lower(checked)
+    lowered = lower(checked, whole=False)
+    assert ir.Const(Fraction(-1, 2)) in (lowered.utility.then, lowered.utility.orelse)
+    with pytest.raises(NativeRefused, match="exact division"):
+        native_source(checked)
+
+
+def test_definitions_are_called_where_their_arguments_are_not_known():
+    source = plies.load("othello").code.source
+    assert "def def_legal(state, v_p, v_r, v_c):" in source  # legal(turn, r, c)
+    assert "def def_discs(" not in source  # discs(black), discs(white): written in place
+
+
+def test_a_failure_inside_a_called_definition_is_reported_there():
+    text = countdown("move take(k in 1..2) when k <= n { n -= k }",
+                     terminal="n == 0 or at(n) > 1", state="  heap: array[3] of 0..1 = 0",
+                     extra="def at(i: int) = heap[i]")
+    with pytest.raises(GameRuntimeError) as failure:
+        load_source(text, "g.game").solve()
+    diagnostic = failure.value.diagnostic
+    assert diagnostic.message == "index 5 is outside heap (0..2)"
+    assert (diagnostic.line, diagnostic.column) == (6, 18)  # heap[i] in `def at`
+
+
+def test_a_local_holding_an_array_is_one_local_per_item():
+    text = countdown("""move swap when n > 0 {
+  let pair = [row[1], row[0]]
+  row = pair
+  n -= 1
+}""", state="  row: array[2] of 0..9 = 0", extra="""setup { row[0] = 3 }
+def first = let r = row in r[0]""", utility="first")
+    model = load_source(text, "g.game")
+    assert model.play_all(["swap"])[2:4] == (0, 3)
+    assert model.play_all(["swap", "swap"])[2:4] == (3, 0)
+    assert model.solve().value == 0  # after five swaps row[0] is 0
+    assert "#define SLOTS" in emit(lower(model.checked))  # the native back end takes it too
+
+
+def test_a_line_too_long_to_list_is_scanned_in_python_and_refused_natively():
+    model = load_source(countdown("move take(k in 1..2) when k <= n { n -= k }",
+                                  terminal="n == 0 or line(g, A, 50)",
+                                  state="  g: grid[99, 100] of {empty, A, B} = empty"), "g.game")
+    assert "line_scan(" in model.code.source
+    with pytest.raises(NativeRefused, match="a line too long to list"):
+        native_source(model.checked)
