@@ -15,18 +15,14 @@ from plies.native.emit import emit
 from plies.native.engine import NativeRefused, native_source
 
 
+HEADER = "game g\nplayers A max, B min\nstate\n  n: 0..5 = 5\n"
+"""A game's first lines: ``n`` counts down (line 4), the state, definitions and moves follow."""
+
+
 def countdown(moves: str, terminal: str = "n == 0", utility: str = "if turn == A then -1 else 1",
               state: str = "", extra: str = "") -> str:
-    return f"""game g
-players A max, B min
-state
-  n: 0..5 = 5
-{state}
-{extra}
-{moves}
-terminal {terminal}
-utility {utility}
-"""
+    """A game of ``HEADER``, ``state`` (line 5), ``extra`` (line 6) and ``moves``."""
+    return HEADER + "\n".join((state, extra, moves, f"terminal {terminal}", f"utility {utility}"))
 
 
 def test_a_move_instance_that_can_never_be_legal_is_in_neither_back_end():
