@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from plies.interpreter import ast
 from plies.interpreter.checked import CheckedGame
 from plies.interpreter.codegen import expand, moves
 from plies.interpreter.codegen.statements import StatementWriter

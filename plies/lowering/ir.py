@@ -33,6 +33,10 @@ from fractions import Fraction
 
 from plies.interpreter import ast
 
+class Unsupported(Exception):
+    """The game uses something the lowered form cannot express exactly (the message says what)."""
+
+
 _SPANS = frozenset({"span", "test_span", "body_span", "precondition_span"})
 """Fields holding game-file spans: left out of comparisons, hashes and ``repr``."""
 

@@ -19,7 +19,7 @@ import math
 from importlib import resources
 
 from plies.lowering import ir
-from plies.lowering.lower import Unsupported
+from plies.lowering.ir import Unsupported
 
 MAX_DOMAIN_VALUES = 10_000
 MAX_LOOP_STEPS = 100_000
@@ -345,7 +345,7 @@ class CEmitter:
                     self.line(closer)
                 self.level -= 1
                 self.line("}")
-                self.line(f"if (!count_) fault(F_UNIFORM, -1, 0, 0);")
+                self.line("if (!count_) fault(F_UNIFORM, -1, 0, 0);")
                 self.line("*denominator = count_;")
             self.line("return 0;")
             self.level -= 1

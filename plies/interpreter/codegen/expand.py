@@ -17,7 +17,7 @@ from plies.interpreter.codegen.moves import (effect_call, fixed_stores, made_cod
                                              spliced)
 from plies.interpreter.codegen.statements import StatementWriter
 from plies.lowering import ir
-from plies.lowering.lower import cannot_fail
+from plies.lowering.fold import cannot_fail
 
 UNPACK_LIMIT = 128
 """Most slots of a state EXPAND unpacks into locals (s0, s1, ...) to read them fast."""

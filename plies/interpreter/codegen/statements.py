@@ -9,7 +9,7 @@ from __future__ import annotations
 from plies.interpreter.codegen.expressions import ExpressionWriter
 from plies.interpreter.codegen.writer import string
 from plies.lowering import ir
-from plies.lowering.lower import WHILE_ROUNDS_COUNTED
+from plies.lowering.statements import WHILE_ROUNDS_COUNTED
 
 
 class StatementWriter(ExpressionWriter):

@@ -1,0 +1,406 @@
+"""Lowering expressions: names resolved to constants, slots and locals, indices checked where
+the checker cannot prove them, definitions written in place or called, small fixed aggregates
+unrolled, ``line`` tests as tables of lines."""
+
+from __future__ import annotations
+
+from plies.interpreter import ast
+from plies.interpreter import types as T
+from plies.interpreter.checked import VarInfo
+from plies.lowering import ir, layout
+from plies.lowering.fold import arith, logic, pick
+from plies.lowering.ir import Unsupported
+
+UNROLL_VALUES = 100
+"""Most values of a fixed domain an aggregate is written out over."""
+UNROLL_COPIES = 1_000
+"""Most copies of a body nested unrolled aggregates write out together (``all r in 0..9: all
+c in 0..9: ...`` is 100); past it, the inner aggregate is a loop."""
+LINE_TABLE_CELLS = 20_000
+"""Most cells listed in a table of k-in-a-row lines; bigger boards are scanned instead."""
+
+
+class ExpressionLowering:
+    """The expressions' part of ``Lowering`` (``lower.py``)."""
+
+    def expr(self, node: ast.Expr) -> ir.Expr:
+        saved, self.where = self.where, node.span
+        try:
+            return getattr(self, "visit_" + type(node).__name__)(node)
+        finally:
+            self.where = saved
+
+    def visit_IntLiteral(self, node):
+        return ir.Const(node.value)
+
+    def visit_BoolLiteral(self, node):
+        return ir.Const(1 if node.value else 0)
+
+    def visit_Turn(self, node):
+        return ir.Slot(ir.Const(0))
+
+    def visit_Name(self, node: ast.Name):
+        resolution = self.checked.names[id(node)]
+        kind = resolution.kind
+        if kind == "local":
+            bound = self.env.get(node.id)
+            if isinstance(bound, ir.Expr):
+                return bound
+            if bound is not None:
+                raise Unsupported(f"'{node.id}' is an array used as a number")
+            return ir.Local(node.id)
+        if kind in ("param", "const"):
+            value = self.code(resolution.value)
+            if isinstance(value, tuple):
+                raise Unsupported(f"the list '{node.id}' is used as a number")
+            return ir.Const(value)
+        if kind == "symbol":
+            return ir.Const(resolution.value)
+        if kind == "helper":
+            return self.inline(resolution.value, [])
+        info: VarInfo = resolution.value
+        if info.slots == 1 and not isinstance(info.type, (T.Array, T.Grid)):
+            return ir.Slot(ir.Const(info.offset))
+        raise Unsupported(f"the array '{node.id}' is used as a number")
+
+    def items(self, node: ast.Expr) -> tuple[ir.Expr, ...]:
+        """The items of an array-valued expression, row by row for a grid."""
+        saved, self.where = self.where, node.span
+        try:
+            return self.array_items(node)
+        finally:
+            self.where = saved
+
+    def array_items(self, node: ast.Expr) -> tuple[ir.Expr, ...]:
+        if isinstance(node, ast.Name):
+            resolution = self.checked.names[id(node)]
+            if resolution.kind == "local" and isinstance(self.env.get(node.id), tuple):
+                return self.env[node.id][1]
+            if resolution.kind in ("param", "const"):
+                value = self.code(resolution.value)
+                return tuple(ir.Const(v) for v in value)
+            if resolution.kind == "var":
+                info = resolution.value
+                return tuple(ir.Slot(ir.Const(info.offset + i)) for i in range(info.slots))
+            if resolution.kind == "helper":
+                return self.inline_items(resolution.value, [])
+        if isinstance(node, ast.ListLiteral):
+            return tuple(self.expr(item) for item in node.items or ())
+        if isinstance(node, ast.Call) and node.function in self.checked.helpers:
+            return self.inline_items(self.checked.helpers[node.function], list(node.args or ()))
+        if isinstance(node, ast.IfExpr):
+            test = self.expr(node.condition)
+            then, orelse = self.items(node.then), self.items(node.orelse)
+            if test == ir.Const(1):
+                return then
+            if test == ir.Const(0):
+                return orelse
+            return tuple(ir.Cond(test, a, b) for a, b in zip(then, orelse))
+        if isinstance(node, ast.LetExpr):
+            saved = dict(self.env)
+            self.bind(node.name, node.value)
+            try:
+                return self.items(node.body)
+            finally:
+                self.env = saved
+        raise Unsupported("an array value of this form is not lowered")
+
+    def bind(self, name: str, value: ast.Expr) -> None:
+        """Bind a `let` of an expression to an array: its items stand for the name."""
+        self.env[name] = ("array", self.items(value))
+
+    def visit_ListLiteral(self, node):
+        raise Unsupported("a list used as a number")
+
+    def visit_Index(self, node: ast.Index):
+        base = node.base
+        if isinstance(base, ast.Name) and self.checked.names[id(base)].kind == "var":
+            info = self.checked.names[id(base)].value
+            return ir.Slot(self.element_slot(info, node.first, node.second, base.id))
+        base_type = self.checked.types[id(base)]
+        items = self.items(base)
+        if isinstance(base_type, T.Grid):
+            row = self.checked_index(node.first, base_type.rows, "the rows of the grid")
+            col = self.checked_index(node.second, base_type.cols, "the columns of the grid")
+            index = arith("+", arith("*", row, ir.Const(base_type.cols), -1), col, -1)
+            return pick(items, index, -1)
+        if base_type.by_player:
+            return pick(items, arith("-", self.expr(node.first), ir.Const(1), -1), -1)
+        return pick(items, self.expr(node.first), self.check("index", None, "the array"))
+
+    def element_slot(self, info: VarInfo, first, second, name: str) -> ir.Expr:
+        t = info.type
+        if isinstance(t, T.Grid):
+            row = self.checked_index(first, t.rows, f"the rows of {name}")
+            col = self.checked_index(second, t.cols, f"the columns of {name}")
+            return arith("+", arith("+", ir.Const(info.offset),
+                                    arith("*", row, ir.Const(t.cols), -1), -1), col, -1)
+        if t.by_player:
+            return arith("+", ir.Const(info.offset - 1), self.expr(first), -1)
+        index = self.checked_index(first, t.length, name)
+        return arith("+", ir.Const(info.offset), index, -1)
+
+    def checked_index(self, node, size: int, what: str) -> ir.Expr:
+        value = self.expr(node)
+        if isinstance(value, ir.Const) and 0 <= value.value < size:
+            return value
+        interval = self.checked.intervals.get(id(node))
+        if interval is not None and 0 <= interval[0] and interval[1] < size:
+            return value
+        return ir.CheckIndex(value, size, self.check("index", None, what))
+
+    def cell_slot(self, grid, row, col) -> ir.Expr:
+        info = self.checked.names[id(grid)].value
+        return self.element_slot(info, row, col, grid.id)
+
+    def visit_Call(self, node: ast.Call):
+        name = node.function
+        args = node.args or ()
+        if name in self.checked.helpers:
+            return self.inline(self.checked.helpers[name], list(args))
+        if name == "line":
+            return self.line(node)
+        if name == "connects":
+            grid, value, start, goal = args[:4]
+            info = self.checked.names[id(grid)].value
+            return ir.Connects(self.expr(value), layout.side(info, start.id),
+                               layout.side(info, goal.id),
+                               self.neighbour_table(grid, args[4] if len(args) > 4 else None))
+        if name == "liberties":
+            grid, row, col, free = args[:4]
+            return ir.Liberties(self.cell_slot(grid, row, col), self.expr(free),
+                                self.neighbour_table(grid, args[4] if len(args) > 4 else None))
+        if name in ("len", "rows", "cols"):
+            return ir.Const(self.checked.intervals[id(node)][0])
+        if name == "other":
+            return arith("-", ir.Const(3), self.expr(args[0]), -1)
+        codes = tuple(self.expr(a) for a in args)
+        if all(isinstance(c, ir.Const) for c in codes):
+            values = [c.value for c in codes]
+            value = abs(values[0]) if name == "abs" else (min if name == "min" else max)(values)
+            if -2**62 < value < 2**62:
+                return ir.Const(value)
+        if name == "abs":
+            return ir.Call("abs", codes, self.check("overflow", node))
+        return ir.Call(name, codes)
+
+    def neighbour_table(self, grid, adjacency) -> int:
+        info = self.checked.names[id(grid)].value
+        kind = adjacency.id if adjacency is not None else "orthogonal"
+        key = (grid.id, kind)
+        if key not in self.neighbour_numbers:
+            self.neighbour_numbers[key] = len(self.neighbours)
+            self.neighbours.append(layout.neighbours(info, kind))
+        return self.neighbour_numbers[key]
+
+    # -- definitions --
+
+    def inline(self, helper, args) -> ir.Expr:
+        """A definition used as a number: written in place when every argument is known
+        (its body then folds to what those values give) and the budget allows, else a call
+        of its function."""
+        bound = self.arguments(helper, args)
+        known = all(isinstance(value, ir.Const) or
+                    (isinstance(value, tuple) and all(isinstance(v, ir.Const) for v in value[1]))
+                    for value in bound.values())
+        if known and self.budget > 0:
+            self.budget -= 1
+            saved, self.env = self.env, bound
+            try:
+                return self.expr(helper.decl.body)
+            finally:
+                self.env = saved
+        flat = []
+        for value in bound.values():
+            flat.extend(value[1] if isinstance(value, tuple) else (value,))
+        return ir.Invoke(self.function(helper), tuple(flat))
+
+    def arguments(self, helper, args) -> dict[str, object]:
+        """A definition's parameters bound to its arguments (an array to its items)."""
+        bound = {}
+        for (name, kind), arg in zip(helper.params, args):
+            if isinstance(kind, (T.Array, T.Grid)):
+                bound[name] = ("array", self.items(arg))
+            else:
+                bound[name] = self.expr(arg)
+        return bound
+
+    def function(self, helper) -> int:
+        """The number of ``helper``'s function, lowered the first time it is called."""
+        name = helper.decl.name
+        number = self.function_numbers.get(name)
+        if number is not None:
+            return number
+        number = self.function_numbers[name] = len(self.functions)
+        self.functions.append(None)  # its number is taken before its body calls others
+        params, env = [], {}
+        for param, kind in helper.params:
+            if isinstance(kind, (T.Array, T.Grid)):
+                size = kind.rows * kind.cols if isinstance(kind, T.Grid) else kind.length
+                items = tuple(ir.Local(ir.item_name(param, k)) for k in range(size))
+                env[param] = ("array", items)
+                params.extend(item.name for item in items)
+            else:
+                env[param] = ir.Local(param)
+                params.append(param)
+        saved = self.env, self.written, self.repeats, self.copies
+        self.env, self.written, self.repeats, self.copies = env, None, 1, 1
+        try:
+            body = self.expr(helper.decl.body)
+        finally:
+            self.env, self.written, self.repeats, self.copies = saved
+        self.functions[number] = ir.Function(name, tuple(params), body, helper.decl.span,
+                                             helper.decl.body.span)
+        return number
+
+    def inline_items(self, helper, args) -> tuple[ir.Expr, ...]:
+        """A definition used as an array: always written in place (an array has no function
+        form), within the budget that keeps a chain of them from doubling."""
+        if self.budget <= 0:
+            raise Unsupported("too many definitions of arrays to write in place")
+        self.budget -= 1
+        bound = self.arguments(helper, args)
+        saved, self.env = self.env, bound
+        try:
+            return self.items(helper.decl.body)
+        finally:
+            self.env = saved
+
+    # -- built-ins on grids --
+
+    def line(self, node: ast.Call) -> ir.Expr:
+        grid_arg, value_arg, length_arg = node.args
+        info = self.checked.names[id(grid_arg)].value
+        length = self.checked.intervals[id(length_arg)][0]
+        grid = (info.offset, info.type.rows, info.type.cols)
+        value = self.expr(value_arg)
+        if layout.line_count(info.type.rows, info.type.cols, length) * length > LINE_TABLE_CELLS:
+            return ir.Line((), value, False, grid, length, True)  # too many to list: a scan
+        lines = layout.grid_lines(info, length)
+        full = ir.Line(lines, value, False, grid, length)
+        if self.written is not None and isinstance(value, ir.Const) \
+                and full in self.false_in_parent:
+            # No such line before the move: only one through a cell it wrote can be one now.
+            lines = tuple(tuple(sorted(cells, key=lambda slot: slot not in self.written))
+                          for cells in lines if not self.written.isdisjoint(cells))
+            return ir.Line(lines, value, True, grid, length) if lines else ir.Const(0)
+        return full if lines else ir.Const(0)
+
+    # -- operators --
+
+    def visit_Negate(self, node):
+        operand = self.expr(node.operand)
+        if isinstance(operand, ir.Const):
+            return ir.Const(-operand.value)
+        return ir.Unary("neg", operand, self.check("overflow", node))
+
+    def visit_Binary(self, node: ast.Binary):
+        op = node.op
+        if op == "/" and self.whole:
+            raise Unsupported("exact division '/' may give fractions")
+        if op in ("div", "mod", "/"):
+            check = self.check("division", None, op)
+        else:
+            check = self.check("overflow", node)
+        return arith(op, self.expr(node.left), self.expr(node.right), check)
+
+    def visit_Compare(self, node: ast.Compare):
+        left_type = self.checked.types.get(id(node.left))
+        if isinstance(left_type, (T.Array, T.Grid)):
+            pairs = [ir.Compare("==", a, b) for a, b in
+                     zip(self.items(node.left), self.items(node.right))]
+            same = ir.Const(1)
+            for pair in pairs:
+                same = logic("and", same, pair)
+            if node.op == "==":
+                return same
+            return ir.Const(int(not same.value)) if isinstance(same, ir.Const) \
+                else ir.Unary("not", same)
+        left, right = self.expr(node.left), self.expr(node.right)
+        if isinstance(left, ir.Const) and isinstance(right, ir.Const):
+            a, b = left.value, right.value
+            return ir.Const(int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
+                                 ">": a > b, ">=": a >= b}[node.op]))
+        return ir.Compare(node.op, left, right)
+
+    def visit_Not(self, node):
+        operand = self.expr(node.operand)
+        if isinstance(operand, ir.Const):
+            return ir.Const(int(not operand.value))
+        return ir.Unary("not", operand)
+
+    def visit_And(self, node):
+        return logic("and", self.expr(node.left), self.expr(node.right))
+
+    def visit_Or(self, node):
+        return logic("or", self.expr(node.left), self.expr(node.right))
+
+    def visit_IfExpr(self, node):
+        test = self.expr(node.condition)
+        if isinstance(test, ir.Const):
+            return self.expr(node.then if test.value else node.orelse)
+        return ir.Cond(test, self.expr(node.then), self.expr(node.orelse))
+
+    def visit_LetExpr(self, node):
+        saved = dict(self.env)
+        try:
+            if isinstance(self.checked.types.get(id(node.value)), (T.Array, T.Grid)):
+                self.bind(node.name, node.value)
+                return self.expr(node.body)
+            value = self.expr(node.value)
+            if isinstance(value, ir.Const):  # known: written in place, the body folds
+                self.env[node.name] = value
+                return self.expr(node.body)
+            self.env.pop(node.name, None)
+            return ir.Let(node.name, value, self.expr(node.body))
+        finally:
+            self.env = saved
+
+    # -- aggregates --
+
+    def visit_Aggregate(self, node: ast.Aggregate):
+        self.domain_names[id(node.domain)] = tuple(node.names)
+        values = self.static_values(self.checked, node.domain)
+        if values is not None and len(values) <= UNROLL_VALUES \
+                and self.copies * len(values) <= UNROLL_COPIES:
+            return self.unrolled(node, values)
+        saved, repeats = dict(self.env), self.repeats
+        try:
+            loop = self.loop(tuple(node.names), node.domain)
+            body = self.expr(node.body)
+        finally:
+            self.env, self.repeats = saved, repeats
+        return ir.Fold(node.kind, loop, body, self.check("empty", None, node.kind))
+
+    def unrolled(self, node: ast.Aggregate, values) -> ir.Expr:
+        """The aggregate written out value by value."""
+        bodies = []
+        saved, repeats, copies = self.env, self.repeats, self.copies
+        self.repeats = repeats * max(len(values), 1)  # every copy runs: their loops add up
+        self.copies = copies * max(len(values), 1)
+        try:
+            for value in values:
+                value = value if len(node.names) > 1 else (value,)
+                self.env = {**saved, **{n: ir.Const(v) for n, v in zip(node.names, value)}}
+                bodies.append(self.expr(node.body))
+        finally:
+            self.env, self.repeats, self.copies = saved, repeats, copies
+        kind = node.kind
+        if kind in ("any", "all"):
+            result = ir.Const(0 if kind == "any" else 1)
+            for body in bodies:
+                result = logic("or" if kind == "any" else "and", result, body)
+            return result
+        if kind in ("sum", "count"):
+            result = ir.Const(0)
+            for body in bodies:
+                term = body if kind == "sum" else ir.Cond(body, ir.Const(1), ir.Const(0)) \
+                    if not isinstance(body, ir.Const) else ir.Const(int(bool(body.value)))
+                result = arith("+", result, term, self.check("overflow", node))
+            return result
+        if not bodies:  # min or max over nothing: a fault when it runs
+            return ir.Fold(kind, ir.Loop(tuple(node.names), ir.Values(())), ir.Const(0),
+                           self.check("empty", None, kind))
+        if all(isinstance(b, ir.Const) for b in bodies):
+            return ir.Const((min if kind == "min" else max)(b.value for b in bodies))
+        return bodies[0] if len(bodies) == 1 else ir.Call(kind, tuple(bodies))
