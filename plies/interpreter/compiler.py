@@ -138,8 +138,8 @@ def write_definitions(w: StatementWriter) -> None:
     for function in w.game.functions:
         w.span = function.span
         params = "".join(f", {ir.identifier(name)}" for name in function.params)
-        w.writeline(f"def def_{function.name}(state{params}):  # def {function.name}",
-                    function.span)
+        name = ir.function_identifier(function.name)
+        w.writeline(f"def {name}(state{params}):  # def {function.name}", function.span)
         w.indent()
         w.writeline(f"return {w.expr(function.body)}", function.body_span)
         w.outdent()

@@ -210,10 +210,7 @@ class ExpressionLowering:
                 return self.expr(helper.decl.body)
             finally:
                 self.env = saved
-        flat = []
-        for value in bound.values():
-            flat.extend(value[1] if isinstance(value, tuple) else (value,))
-        return ir.Invoke(self.function(helper), tuple(flat))
+        return ir.Invoke(self.functions_of(helper)[0], _flat(bound))
 
     def arguments(self, helper, args) -> dict[str, object]:
         """A definition's parameters bound to its arguments (an array to its items)."""
@@ -225,19 +222,22 @@ class ExpressionLowering:
                 bound[name] = self.expr(arg)
         return bound
 
-    def function(self, helper) -> int:
-        """The number of ``helper``'s function, lowered the first time it is called."""
+    def functions_of(self, helper) -> tuple[int, ...]:
+        """The numbers of ``helper``'s functions, lowered the first time it is called: one for
+        a definition of a number, one per item (``ir.item_name``) for a definition of an array."""
         name = helper.decl.name
-        number = self.function_numbers.get(name)
-        if number is not None:
-            return number
-        number = self.function_numbers[name] = len(self.functions)
-        self.functions.append(None)  # its number is taken before its body calls others
+        numbers = self.function_numbers.get(name)
+        if numbers is not None:
+            return numbers
+        array = isinstance(helper.type, (T.Array, T.Grid))
+        first = len(self.functions)
+        numbers = tuple(range(first, first + (_size(helper.type) if array else 1)))
+        self.function_numbers[name] = numbers
+        self.functions.extend([None] * len(numbers))  # taken before its body calls others
         params, env = [], {}
         for param, kind in helper.params:
             if isinstance(kind, (T.Array, T.Grid)):
-                size = kind.rows * kind.cols if isinstance(kind, T.Grid) else kind.length
-                items = tuple(ir.Local(ir.item_name(param, k)) for k in range(size))
+                items = tuple(ir.Local(ir.item_name(param, k)) for k in range(_size(kind)))
                 env[param] = ("array", items)
                 params.extend(item.name for item in items)
             else:
@@ -246,20 +246,22 @@ class ExpressionLowering:
         saved = self.env, self.written, self.repeats, self.copies
         self.env, self.written, self.repeats, self.copies = env, None, 1, 1
         try:
-            body = self.expr(helper.decl.body)
+            bodies = self.items(helper.decl.body) if array else (self.expr(helper.decl.body),)
         finally:
             self.env, self.written, self.repeats, self.copies = saved
-        self.functions[number] = ir.Function(name, tuple(params), body, helper.decl.span,
-                                             helper.decl.body.span)
-        return number
+        for k, (number, body) in enumerate(zip(numbers, bodies)):
+            self.functions[number] = ir.Function(ir.item_name(name, k) if array else name,
+                                                 tuple(params), body, helper.decl.span,
+                                                 helper.decl.body.span)
+        return numbers
 
     def inline_items(self, helper, args) -> tuple[ir.Expr, ...]:
-        """A definition used as an array: always written in place (an array has no function
-        form), within the budget that keeps a chain of them from doubling."""
-        if self.budget <= 0:
-            raise Unsupported("too many definitions of arrays to write in place")
-        self.budget -= 1
+        """A definition used as an array: written in place within the inlining budget, past
+        it a call of one function per item."""
         bound = self.arguments(helper, args)
+        if self.budget <= 0:
+            return tuple(ir.Invoke(number, _flat(bound)) for number in self.functions_of(helper))
+        self.budget -= 1
         saved, self.env = self.env, bound
         try:
             return self.items(helper.decl.body)
@@ -404,3 +406,16 @@ class ExpressionLowering:
         if all(isinstance(b, ir.Const) for b in bodies):
             return ir.Const((min if kind == "min" else max)(b.value for b in bodies))
         return bodies[0] if len(bodies) == 1 else ir.Call(kind, tuple(bodies))
+
+
+def _flat(bound: dict[str, object]) -> tuple[ir.Expr, ...]:
+    """A definition's arguments as a function takes them: an array as its items."""
+    flat = []
+    for value in bound.values():
+        flat.extend(value[1] if isinstance(value, tuple) else (value,))
+    return tuple(flat)
+
+
+def _size(kind: T.Type) -> int:
+    """How many items an array or grid type has."""
+    return kind.rows * kind.cols if isinstance(kind, T.Grid) else kind.length

@@ -114,6 +114,13 @@ def item_name(name: str, k: int) -> str:
     return f"{name}.{k}"
 
 
+def function_identifier(name: str) -> str:
+    """The identifier an emitter writes for a definition's function: ``def_<name>``,
+    ``def<k>_<name>`` for item ``k`` of a definition of an array."""
+    base, _, item = name.partition(".")
+    return f"def{item}_{base}" if item else f"def_{base}"
+
+
 def identifier(name: str) -> str:
     """The identifier an emitter writes for a local: ``v_<name>``, ``i<k>_<name>`` for item
     ``k`` of an array local. Only letters, digits and underscores reach generated code."""
@@ -234,7 +241,8 @@ class Invoke(Expr):
 @node
 class Function(Node):
     """A definition as a function of the state and its parameters (an array parameter is one
-    parameter per item, named by ``item_name``)."""
+    parameter per item, named by ``item_name``); a definition of an array is one function
+    per item."""
 
     name: str
     params: tuple[str, ...]

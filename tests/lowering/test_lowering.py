@@ -120,3 +120,16 @@ def test_a_line_too_long_to_list_is_scanned_in_python_and_refused_natively():
     assert "line_scan(" in model.code.source
     with pytest.raises(NativeRefused, match="a line too long to list"):
         native_source(model.checked)
+
+
+def test_definitions_of_arrays_past_the_budget_are_one_function_per_item():
+    """Each definition uses the one before three times: written in place, the last would be
+    3^12 copies; past the inlining budget each item of an array is a function of its own."""
+    chain = "\n".join(["def a0 = [n, n]"] + [
+        f"def a{k} = if a{k - 1}[0] > 0 then a{k - 1} else a{k - 1}" for k in range(1, 13)])
+    model = load_source(countdown("move take(k in 1..2) when k <= n { n -= k }",
+                                  terminal="n == 0 or a12[1] > 5", extra=chain), "g.game")
+    assert "def def0_a12(state):" in model.code.source and "def def1_a12(state):" in model.code.source
+    assert len(model.code.source) < 2_000_000
+    plain = load_source(countdown("move take(k in 1..2) when k <= n { n -= k }"), "h.game")
+    assert model.solve().value == plain.solve().value == 1  # a12[1] is n: never past 5

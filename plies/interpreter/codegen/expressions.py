@@ -173,9 +173,9 @@ class ExpressionWriter(CodeWriter):
         return f"{node.function}({', '.join(self.expr(arg) for arg in node.args)})"
 
     def visit_Invoke(self, node: ir.Invoke) -> str:
-        name = self.game.functions[node.number].name
+        name = ir.function_identifier(self.game.functions[node.number].name)
         args = "".join(f", {self.expr(arg)}" for arg in node.args)
-        return f"def_{name}({self.whole_state()}{args})"
+        return f"{name}({self.whole_state()}{args})"
 
     def visit_Fold(self, node: ir.Fold) -> str:
         loop = self.loop_header(node.loop)
