@@ -14,7 +14,9 @@ with ``whole=False`` (for the Python back end) may also hold exact fractions (``
 their index arithmetic written out and checked), definitions are written in place or called
 (``Invoke``), small fixed aggregates are unrolled, ``line`` tests carry their table of lines
 and connectivity built-ins their neighbour tables. An emitter walks these nodes and writes
-code; it never looks at the AST, the checker's tables or the game's text.
+code; it never looks at the AST or the checker's tables for a fact (the Python code generator
+reads the checked game only for the words of its comments and the names of symbols, and
+writes an explicit tree, which is not lowered, from it).
 
 Checks that can fail at run time (an index, a range, an overflow, a division by zero, a loop
 past its budget) carry a ``check`` number: an index into ``Game.checks``, which holds the
