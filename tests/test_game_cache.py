@@ -116,7 +116,8 @@ def test_the_fingerprint_follows_the_front_end_files():
     names = {(folder, name) for folder, name, *_ in fingerprint[2]}
     assert ("interpreter", "checker.py") in names
     assert ("grammar", "plies.lark") in names
-    assert ("", "errors.py") in names
+    assert (".", "errors.py") in names
+    assert ("interpreter/codegen", "expand.py") in names  # folders inside folders too
 
 
 def test_a_damaged_entry_is_a_miss_and_is_written_again(cache):

@@ -6,7 +6,7 @@ regular expressions) and the checker costs about 0.05 s at every start, several 
 solve of a textbook tree. So ``load_source`` first looks here: an entry holds a game's
 ``CheckedGame`` and ``GeneratedCode``, pickled, and is used only when everything that made it
 is the same — the game's text, its file name, its parameter values, and plies itself (its
-version, Python's version, and the size and modification time of every file of the front end).
+version, Python's version, and the size and modification time of every file of the package).
 Anything else is a miss: the game is checked and generated as usual, and stored.
 
 The checker's tables keyed by ``id(node)`` (``TABLES_BY_NODE_ID``) are stored keyed by the
@@ -40,10 +40,6 @@ KEEP = 200
 LARGEST = 8 * 1024 * 1024
 """Entries larger than this (in bytes) are not stored: re-checking them is cheaper than
 keeping them."""
-
-_FRONT_END = ("", "grammar", "interpreter", "lowering")
-"""The folders of the plies package whose files make a checked game, checked by size and time."""
-
 
 def recall(source: str, filename: str, params: dict) -> tuple[CheckedGame, GeneratedCode] | None:
     """The checked and generated game stored for exactly these inputs, or None."""
@@ -143,21 +139,22 @@ def _plain(value) -> bool:
 
 
 def _fingerprint() -> tuple:
-    """What made the stored games: plies's and Python's versions, and every front-end file's
-    name, size and modification time."""
+    """What made the stored games: plies's and Python's versions, and the name, size and
+    modification time of every file of the plies package (a folder added later included)."""
     from plies import __version__
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     files = []
-    for folder in _FRONT_END:
-        try:
-            with os.scandir(os.path.join(package, folder)) as entries:
-                for entry in entries:
-                    if entry.name.endswith((".py", ".lark")):
-                        info = entry.stat()
-                        files.append((folder, entry.name, info.st_size, info.st_mtime_ns))
-        except OSError:
-            files.append((folder, None))
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        where = os.path.relpath(folder, package)
+        for name in names:
+            if name.endswith((".py", ".lark")):
+                try:
+                    info = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                files.append((where, name, info.st_size, info.st_mtime_ns))
     return __version__, sys.version, tuple(sorted(files))
 
 
