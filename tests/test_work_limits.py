@@ -44,13 +44,61 @@ SQUARING = toil("for i in 1..40 { x *= x }")
 COSTLY = {
     "three nested loops in one effect":
         toil("for i in 1..10000 { for j in 1..10000 { for k in 1..10000 { x = i + j - k } } }"),
-    "a move with three 10,000-value parameters":
-        toil(binders="(i in 1..10000, j in 1..10000, k in 1..10000)"),
+    "a move with a million parameter combinations, one of them legal":
+        toil(binders="(i in 1..100, j in 1..100, k in 1..100) when i * j * k == 1000000",
+             terminal="n >= 30"),
     "three nested `all` in the terminal test":
         toil(terminal="all i in 1..10000: all j in 1..10000: all k in 1..10000: i + j + k + n > 0"),
     "a `while` loop in a `for` loop":
         toil("for i in 1..10000 { for j in 1..10000 { let k = 0  while k < 10000 { k += 1 } } }"),
 }
+
+
+def test_a_move_with_three_10000_value_parameters_is_refused_at_its_line(tmp_path):
+    """Its 10^12 combinations would be listed in every position (and the legal ones kept):
+    the checker counts them from the domains and refuses more than a million."""
+    path = tmp_path / "toil.game"
+    path.write_text(toil(binders="(i in 1..10000, j in 1..10000, k in 1..10000)"), encoding="utf-8")
+    result = solve(path, "--timeout", "0.5")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[:4] == [
+        f"{path}:6:8: error: move 'go' has 1,000,000,000,000 combinations of parameter values "
+        "(10,000 x 10,000 x 10,000); a move lists at most 1,000,000",
+        "    6 | move go(i in 1..10000, j in 1..10000, k in 1..10000) {",
+        "      |        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  hint: every position lists them all: narrow the domains (a range whose ends are not "
+        "bounded counts as 10,000 values), or split the move in two with `again`",
+    ]
+
+
+@pytest.mark.parametrize(("binders", "sizes"), [
+    ("(i in 1..x, j in 1..x)", "10,000 x 10,000"),  # unbounded ends count as 10,000 values
+    ("(i in 0..n, j in 0..n)", "1,001 x 1,001"),  # ends bounded by n's declared range
+    ("(i in 0..999, j in i..1000)", "1,000 x 1,001"),  # bounded by the parameter before it
+])
+def test_domains_are_counted_at_their_largest(binders, sizes):
+    from plies.interpreter.loader import validate_source
+    source = toil(binders=binders).replace("n: int = 0", "n: 0..1000 = 0")
+    found = [d.message for d in validate_source(source, "toil.game") if d.code == "limit"]
+    assert len(found) == 1 and f"({sizes})" in found[0], found
+
+
+def test_a_million_combinations_are_allowed():
+    from plies.interpreter.loader import validate_source
+    source = toil(binders="(i in 1..100, j in 1..100, k in 1..100)")
+    assert not [d for d in validate_source(source, "toil.game") if d.severity == "error"]
+
+
+def test_a_uniform_chance_event_has_the_same_bound():
+    from plies.interpreter.loader import validate_source
+    source = toil(effect="chance roll").replace(
+        "terminal", "chance roll(a in 1..1000, b in 1..1001) { x = a + b }\nterminal")
+    errors = [d for d in validate_source(source, "toil.game") if d.severity == "error"]
+    assert [(d.line, d.code, d.message) for d in errors] == [
+        (10, "limit", "chance 'roll' has 1,001,000 combinations of parameter values "
+                      "(1,000 x 1,001); a chance event lists at most 1,000,000")]
+    assert errors[0].hint == ("every position lists them all: narrow the domains (a range whose "
+                              "ends are not bounded counts as 10,000 values)")
 
 
 def solve(path, *options: str):

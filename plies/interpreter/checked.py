@@ -7,12 +7,14 @@ the parameters.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.errors import Diagnostic
 from plies.interpreter import ast
 from plies.interpreter import types as T
+from plies.interpreter.runtime import MAX_DOMAIN_VALUES
 
 
 # ---- what the checker produces ----------------------------------------------------------------
@@ -144,3 +146,42 @@ class SymbolValue:
     """A symbol as a constant value at check time."""
 
     name: str
+
+
+# ---- how many values a domain lists ------------------------------------------------------------
+
+
+def domain_size(facts, domain: ast.Domain) -> int:
+    """The most values a domain can list in any position.
+
+    ``facts`` is a ``CheckedGame``, or the checker while it checks: anything with the
+    ``domains``, ``intervals`` and ``types`` tables. A range whose ends are not bounded counts
+    as ``MAX_DOMAIN_VALUES``, the most it may list when the game runs (``runtime.span``).
+    """
+    info = facts.domains[id(domain)]
+    if info.static is not None:
+        return len(info.static)
+    if isinstance(domain, ast.RangeDomain):
+        ends = facts.intervals.get(id(domain.lo)), facts.intervals.get(id(domain.hi))
+        if None in ends:
+            return MAX_DOMAIN_VALUES
+        return max(0, min(ends[1][1] - ends[0][0] + 1, MAX_DOMAIN_VALUES))
+    if info.grid is not None:  # the cells of a grid, or a group of them
+        return info.grid.rows * info.grid.cols
+    kind = facts.types.get(id(domain.expr))
+    return kind.length if isinstance(kind, T.Array) else MAX_DOMAIN_VALUES
+
+
+def parameter_sizes(facts, binders: ast.Binders | None) -> list[int]:
+    """The most values each domain of a move's (or uniform chance event's) parameters lists:
+    one number for a group domain, one per parameter otherwise."""
+    if binders is None:
+        return []
+    if binders.domain is not None:
+        return [domain_size(facts, binders.domain)]
+    return [domain_size(facts, b.domain) for b in binders.items]
+
+
+def binders_size(facts, binders: ast.Binders | None) -> int:
+    """How many argument tuples a move's parameters can take at most in one position."""
+    return math.prod(parameter_sizes(facts, binders))

@@ -12,3 +12,7 @@ MAX_BLOCK_DEPTH = 40
 """Deepest nesting of statement blocks (the generated Python must stay within its indent limit)."""
 MAX_LOOP_DEPTH = 12
 """Most loops nested in one function: a move's parameters plus nested `for` (Python allows 20)."""
+MAX_MOVE_COMBINATIONS = 1_000_000
+"""Most combinations of parameter values one move or uniform chance event lists in a position
+(every position lists them all): three 0..99 parameters, or a from-to-arrow move on a 10 x 10
+board. A domain whose size the checker cannot bound counts as 10,000 values."""

@@ -7,14 +7,16 @@ chance events.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.checked import DomainInfo, MoveInfo, Resolution, SymbolValue
+from plies.interpreter.checked import (DomainInfo, MoveInfo, Resolution, SymbolValue,
+                                       parameter_sizes)
 from plies.interpreter.constants import NotConstant, number, show_value
-from plies.interpreter.limits import MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH
+from plies.interpreter.limits import MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH, MAX_MOVE_COMBINATIONS
 from plies.interpreter.vocabulary import DOMAIN_FUNCTIONS
 
 
@@ -317,7 +319,24 @@ class StatementChecks:
                 continue
             scope = self.bind_domain(b.domain, [b.name], scope, b)
             self.check_static_empty(b.domain, [b.name], what)
+        if all(b.domain is not None for b in binders.items):
+            self.check_combinations(binders, what)
         return names, scope
+
+    def check_combinations(self, binders: ast.Binders, what: str) -> None:
+        """Refuse parameters with more combinations than a position may list."""
+        sizes = parameter_sizes(self, binders)
+        count = math.prod(sizes)
+        if count <= MAX_MOVE_COMBINATIONS:
+            return
+        kind = "move" if what.startswith("move") else "chance event"
+        self.error(binders, f"{what} has {count:,} combinations of parameter values "
+                            f"({' x '.join(f'{size:,}' for size in sizes)}); a {kind} lists at "
+                            f"most {MAX_MOVE_COMBINATIONS:,}",
+                   "every position lists them all: narrow the domains (a range whose ends "
+                   f"are not bounded counts as {MAX_DOMAIN_VALUES:,} values)"
+                   + (", or split the move in two with `again`" if kind == "move" else ""),
+                   code="limit")
 
     def check_static_empty(self, domain: ast.Domain, names, what: str) -> None:
         info = self.domains.get(id(domain))

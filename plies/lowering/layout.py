@@ -15,8 +15,8 @@ import math
 
 from plies.interpreter import ast
 from plies.interpreter import types as T
-from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
+from plies.interpreter.checked import (  # noqa: F401 - domain and move sizes, for the emitters
+    CheckedGame, SymbolValue, VarInfo, binders_size, domain_size)
 from plies.interpreter.writes import MoveWrites
 
 UNROLL_ARGUMENTS = 200
@@ -139,31 +139,6 @@ def static_arguments(game: CheckedGame, binders: ast.Binders | None,
     if any(d is None for d in domains) or math.prod(len(d) for d in domains) > UNROLL_ARGUMENTS:
         return None
     return list(itertools.product(*domains))
-
-
-def domain_size(game: CheckedGame, domain: ast.Domain) -> int:
-    """The most values a domain can have."""
-    info = game.domains[id(domain)]
-    if info.static is not None:
-        return len(info.static)
-    if isinstance(domain, ast.RangeDomain):
-        ends = game.intervals.get(id(domain.lo)), game.intervals.get(id(domain.hi))
-        if None in ends:
-            return MAX_DOMAIN_VALUES
-        return max(0, min(ends[1][1] - ends[0][0] + 1, MAX_DOMAIN_VALUES))
-    if info.grid is not None:  # the cells of a grid, or a group of them
-        return info.grid.rows * info.grid.cols
-    kind = game.types.get(id(domain.expr))
-    return kind.length if isinstance(kind, T.Array) else MAX_DOMAIN_VALUES
-
-
-def binders_size(game: CheckedGame, binders: ast.Binders | None) -> int:
-    """How many argument tuples a move's parameters can take at most."""
-    if binders is None:
-        return 1
-    if binders.domain is not None:
-        return domain_size(game, binders.domain)
-    return math.prod(domain_size(game, b.domain) for b in binders.items)
 
 
 def outcome_kind(game: CheckedGame, event: str) -> int:
