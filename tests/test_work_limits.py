@@ -116,6 +116,31 @@ def test_a_limit_stops_a_search_inside_one_costly_position(tmp_path, name, optio
     assert f"status     not proved: stopped by {reason}" in result.output
 
 
+CHANCE = """game dice
+players A max, B min
+state
+  n: 0..20 = 0
+move go { chance roll }
+chance roll(d in 1..2) { n += d }
+terminal n >= 1 and (all i in 1..10000: all j in 1..10000: all k in 1..10000: i + j + k + n > 0)
+utility 0
+"""
+
+
+@pytest.mark.parametrize(("options", "reason"), [(["--max-nodes", "10"], "max-nodes"),
+                                                 (["--timeout", "0.5"], "timeout")])
+def test_a_limit_stops_the_walk_before_a_chance_games_search(tmp_path, options, reason):
+    """auto walks a few positions of a game with chance before its search (to find the
+    denominators of its values); a costly position met there stops it as in the search."""
+    path = tmp_path / "dice.game"
+    path.write_text(CHANCE, encoding="utf-8")
+    result = solve(path, *options)
+    assert result.exit_code == 0, result.output
+    assert "value      unknown (the search stopped before any move from here was fully " \
+           "searched; it lies in 0..0, the game's bounds)" in result.output
+    assert f"status     not proved: stopped by {reason}\n" in result.output
+
+
 def test_a_limit_stops_nim_with_huge_heaps():
     result = runner.invoke(app, ["solve", "nim", "--param", "heaps=[10000,10000,10000]",
                                  "--timeout", "0.5"])

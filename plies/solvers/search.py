@@ -146,6 +146,8 @@ def value_scale(game: Game, state: State) -> int:
                 frontier.extend(game.result(state, move) for move, _ in outcomes)
             else:
                 frontier.extend(child for _, child in game.successors(state))
+    except SearchStopped:  # a limit of the search, reached in a costly position
+        raise
     except Exception:  # noqa: BLE001 - the search will meet the failure again and report it
         pass
     return scale * chance**NESTED_CHANCE
@@ -183,7 +185,13 @@ def search(
     result, evaluate = game.result, game.evaluate
     chance_outcomes = chance_of(game)
     root = state
-    scale = value_scale(game, root)
+    next_check = limits.first_check()  # before the walk: the work of its positions counts too
+    try:
+        scale = value_scale(game, root)
+    except (SearchStopped, KeyboardInterrupt) as stop:  # stopped before the search began
+        return search_result(None, [], Stats(0, 0, 0, 0, 0), proved=False, depth=None,
+                             seconds=limits.seconds(), algorithm=algorithm,
+                             stopped=stop_reason(stop))
     bounds = game.utility_bounds
     if bounds is None:
         low, high = -inf, inf
@@ -198,7 +206,6 @@ def search(
         table_get = entries.get
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
     nodes = leaves = cutoffs = hits = estimates = 0
-    next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
     top = UNLIMITED  # the remaining depth at the root
 
