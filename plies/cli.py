@@ -541,12 +541,12 @@ def _strong_solve(model, moves, db, as_json, max_positions=None) -> None:
     typer.echo(json.dumps(summary, indent=2) if as_json else strong_text(summary))
 
 
-def _efg(model, start, depth, max_nodes, output) -> None:
+def _efg(model, start, depth, max_nodes, timeout, output) -> None:
     """``tree --format efg``: the whole game tree for Gambit, to standard output or a file."""
     from plies.efg import efg_tree
     if depth is not None:
         raise UsageError("--format efg writes the whole game tree: --depth does not apply")
-    text = efg_tree(model, start, max_nodes=max_nodes)
+    text = efg_tree(model, start, max_nodes=max_nodes, timeout=timeout)
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -707,6 +707,12 @@ def perft(
         "--distinct", help="Also count distinct positions (needs memory for each).")] = False,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Count from the position after these moves.")] = None,
+    max_nodes: Annotated[Optional[int], typer.Option(
+        "--max-nodes", min=1, help="Stop after making the moves of N positions; the depths "
+                                   "counted in full are shown.")] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop after S seconds; the depths counted in full are "
+                                   "shown.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     backend: BackendOption = "python",
 ) -> None:
@@ -714,18 +720,25 @@ def perft(
     model = load(game, **_params(param))
     start = _start(model, from_moves)
     result = None
+    limited = max_nodes is not None or timeout is not None
+    if backend == "native" and limited:
+        raise UsageError("--backend native counts without limits: drop --max-nodes and "
+                         "--timeout, or count in Python")
     if backend == "native" and not distinct:
         from plies.native.backend import native_perft
         result = native_perft(model, depth, start, _notice)
     try:
         if result is None:
-            result = count_positions(model, depth, state=start, distinct=distinct)
+            result = count_positions(model, depth, state=start, distinct=distinct,
+                                     max_nodes=max_nodes, timeout=timeout)
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
         raise _perft_fault(model, error, start, depth, _moves(from_moves)) from None
+    stopped = getattr(result, "stopped", None)
     if as_json:
         typer.echo(json.dumps({"game": model.name, "counts": result.counts,
                                "terminal": result.terminal, "distinct": result.distinct,
-                               "distinct_total": result.distinct_total}, indent=2))
+                               "distinct_total": result.distinct_total,
+                               "stopped": stopped}, indent=2))
         return
     header = f"{'depth':>5}  {'positions':>12}  {'terminal':>10}"
     if distinct:
@@ -736,7 +749,13 @@ def perft(
         if distinct:
             row += f"  {result.distinct[d]:>10,}"
         typer.echo(row)
-    if distinct:
+    if stopped is not None:
+        more = {"max-nodes": "; --max-nodes N allows more",
+                "timeout": "; --timeout S allows more"}.get(stopped, "")
+        above = ": the depths above are counted in full" if result.counts else ""
+        typer.echo(f"stopped by {_STOPPED_BY.get(stopped, stopped)} while counting depth "
+                   f"{len(result.counts)}{above}{more}")
+    elif distinct:
         typer.echo(f"distinct positions over all depths: {result.distinct_total:,}")
 
 
@@ -875,14 +894,11 @@ def play(
 
     Small games are solved whole first, so the solver picks moves by value, then remoteness.
     """
-    from plies.analysis import play_oracle
-    from plies.play import PlaySession
+    from plies.play import PlaySession, timed_oracle
     model = load(game, **_params(param))
     side = _side(model, side)
-    try:
-        oracle = play_oracle(model, None if db is None else str(db), depth)
-    except GameRuntimeError:  # a rule fails somewhere: play on, and report it where it is met
-        oracle = None
+    # None when a rule fails somewhere (play on, and report it where it is met) or is too slow
+    oracle = timed_oracle(model, None if db is None else str(db), depth, think)
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
                           manual_chance=chance == "manual", write=typer.echo, oracle=oracle)
     if sys.stdin is None:  # standard input is closed (`<&-`): no answer will come
@@ -927,6 +943,8 @@ def explain(
         "--depth", "-d", min=0, help="Search at most N plies.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Explain the search from the position after these moves.")] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop recording the search after S seconds.")] = None,
     param: ParamOption = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the steps and the searched nodes as JSON.")] = False,
@@ -937,7 +955,7 @@ def explain(
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     search = explain_search(model, algorithm, state=start, before=_moves(from_moves),
-                            max_steps=max_steps, depth=depth)
+                            max_steps=max_steps, depth=depth, timeout=timeout)
     if as_json:
         typer.echo(json.dumps(explanation_json(model, search, algorithm, max_steps), indent=2))
         return
@@ -963,6 +981,8 @@ def tree(
         "--output", "-o", help="Write to FILE instead of standard output.")] = None,
     max_nodes: Annotated[int, typer.Option(
         "--max-nodes", min=1, help="Record at most N nodes of the search.")] = 20_000,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop recording the search after S seconds.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Start from the position after these moves.")] = None,
     param: ParamOption = None,
@@ -974,7 +994,7 @@ def tree(
     import shutil
     import subprocess
 
-    from plies.explain import recorded
+    from plies.explain import recorded, stop_note
     from plies.treeview import dot_tree, text_tree, tree_json
     if output_format in ("svg", "png") and output is None:
         raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
@@ -983,15 +1003,15 @@ def tree(
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     if output_format == "efg":
-        _efg(model, start, depth, max_nodes, output)
+        _efg(model, start, depth, max_nodes, timeout, output)
         return
     search = recorded(model, algorithm, state=start, before=_moves(from_moves),
-                      max_nodes=max_nodes)
-    note = "" if search.complete else \
-        f"(the search was cut at {max_nodes:,} nodes; --max-nodes N records more)"
+                      max_nodes=max_nodes, timeout=timeout)
+    note = "" if search.complete else f"({stop_note(search, max_nodes)})"
     if as_json:
         data = {"game": model.name, "algorithm": algorithm, "complete": search.complete,
-                "note": note or None, "nodes": tree_json(model, search)}
+                "stopped": search.stopped, "note": note or None,
+                "nodes": tree_json(model, search)}
         text = json.dumps(data, indent=2) + "\n"
     elif output_format == "text":
         text = "\n".join(text_tree(model, search, depth) + ([note] if note else [])) + "\n"

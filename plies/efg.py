@@ -13,7 +13,9 @@ Gambit (and OpenSpiel's ``efg_game``) read this text format:
   paying MAX the utility and MIN its negative (the game is zero-sum).
 
 A game whose positions can come back has an infinite tree and is refused, as is a tree of
-more than ``max_nodes`` nodes (positions reached by several lines appear once per line).
+more than ``max_nodes`` nodes (positions reached by several lines appear once per line) or one
+not written within ``timeout`` seconds; as in a search, the work a costly position's rules
+count (``limits.count_work``) counts against both.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from plies.errors import PliesError
+from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX
 
 
@@ -37,12 +40,28 @@ def _number(value) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def efg_tree(model, state=None, *, max_nodes: int = 20_000) -> str:
+def efg_tree(model, state=None, *, max_nodes: int = 20_000, timeout: float | None = None) -> str:
     """The game tree from ``state`` (default: the start) as the text of an .efg file.
 
     Raises:
-        TreeTooLargeError: more than ``max_nodes`` nodes, or a position that repeats.
+        TreeTooLargeError: more than ``max_nodes`` nodes (or their work), a position that
+            repeats, or ``timeout`` reached.
     """
+    limits = Limits(max_nodes + 1, timeout)  # stops at the node past max_nodes
+    next_check = limits.first_check()
+    try:
+        return _efg_text(model, state, max_nodes, limits, next_check)
+    except SearchStopped as stop:
+        if stop.reason == "timeout":
+            raise TreeTooLargeError("the game tree was not written: stopped by timeout; "
+                                    "--timeout S allows more") from None
+        raise TreeTooLargeError("the game tree was not written: stopped by max-nodes: the rules "
+                                f"of its positions did the work of more than {max_nodes:,} "
+                                "nodes; --max-nodes N allows more") from None
+
+
+def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> str:
+    """``efg_tree``'s text, under ``limits`` (their node count checked here)."""
     from plies.analysis import player_name
     start = model.initial_state() if state is None else state
     names = [player_name(model, MAX), player_name(model, -MAX)]
@@ -61,6 +80,8 @@ def efg_tree(model, state=None, *, max_nodes: int = 20_000) -> str:
         if count > max_nodes:
             raise TreeTooLargeError(f"the game tree has more than {max_nodes:,} nodes; "
                                     "--max-nodes N allows more")
+        if count >= next_check:
+            next_check = limits.check(count)
         utility = model.outcome(state)
         label = _quote(getattr(model, "node_name", lambda s: None)(state) or "")
         if utility is not None:

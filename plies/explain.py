@@ -50,10 +50,41 @@ def recorded(model: GameModel, algorithm: str, *, state=None, before: list[str] 
 
 
 def explain(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
-            max_steps: int = 300, depth: int | None = None) -> RecordedSearch:
-    """The search of ``model`` from ``state`` (after the moves ``before``) to be explained."""
+            max_steps: int = 300, depth: int | None = None,
+            timeout: float | None = None) -> RecordedSearch:
+    """The search of ``model`` from ``state`` (after the moves ``before``) to be explained,
+    recorded up to ``recording_budget(max_steps)`` nodes or ``timeout`` seconds."""
     return recorded(model, algorithm, state=state, before=before, depth=depth,
-                    max_nodes=max(10 * max_steps, 1000))
+                    max_nodes=recording_budget(max_steps), timeout=timeout)
+
+
+def recording_budget(max_steps: int) -> int:
+    """The nodes explain records to show ``max_steps`` steps (and what comes after them)."""
+    return max(10 * max_steps, 1000)
+
+
+_STOPPED_BY = {"interrupted": "Ctrl-C"}
+
+
+def stop_note(search: RecordedSearch, max_nodes: int,
+              more: str = "--max-nodes N records more") -> str | None:
+    """Why a recording stopped before the search ended, in solve's words (None if it did not).
+
+    ``more`` is the advice for a search stopped by its node budget. A costly position's rules
+    count their work as nodes (``limits.count_work``), so the budget can stop a recording
+    before it holds ``max_nodes`` nodes.
+    """
+    if search.complete:
+        return None
+    if search.stopped == "max-nodes" and search.nodes >= max_nodes:
+        return f"the search was cut at {max_nodes:,} nodes; {more}"
+    text = (f"the search was stopped by {_STOPPED_BY.get(search.stopped, search.stopped)} "
+            f"after {search.nodes:,} node{'s' * (search.nodes != 1)}")
+    if search.stopped == "max-nodes":
+        return f"{text}: the rules of its positions did the work of {max_nodes:,} nodes; {more}"
+    if search.stopped == "timeout":
+        return f"{text}; --timeout S allows more"
+    return text
 
 
 def explanation(model: GameModel, search: RecordedSearch, algorithm: str,
@@ -69,8 +100,9 @@ def explanation(model: GameModel, search: RecordedSearch, algorithm: str,
         lines.append(_step_line(model, step, windows=algorithm == "alphabeta"))
         shown += 1
     else:
-        if not search.complete:
-            lines.append(Line("... the recording stopped: the tree is too large to show", "note"))
+        note = stop_note(search, recording_budget(max_steps), "--max-steps N records more")
+        if note is not None:
+            lines.append(Line(f"... {note}", "note"))
     root = search.root
     if search.complete:
         best = root.best.move if root.best is not None else None
@@ -98,7 +130,9 @@ def explanation_json(model: GameModel, search: RecordedSearch, algorithm: str,
     root = search.root
     data = {
         "game": model.name, "algorithm": algorithm, "title": TITLES[algorithm],
-        "complete": search.complete, "total_steps": len(search.steps), "steps": steps,
+        "complete": search.complete, "stopped": search.stopped,
+        "note": stop_note(search, recording_budget(max_steps), "--max-steps N records more"),
+        "total_steps": len(search.steps), "steps": steps,
         "value": value_text(root.value) if search.complete else None,
         "best_move": str(root.best.move) if search.complete and root.best else None,
         "pruned": [{"after": path, "moves": moves} for path, moves in pruned_moves(search)],

@@ -9,6 +9,11 @@ drive a game through standard input.
 A game that could go on for ever is stopped by two stated rules: when a position occurs for the
 third time (``REPETITIONS``), and after ``MAX_MOVES`` moves. A rule of the game that fails is
 reported as ``solve`` reports it: at its game-file line, with the moves from the start.
+
+The solver's searches keep to ``think`` seconds a decision; so does every rule play runs itself
+(making a move, listing the moves, the end test, drawing the board): a position whose rules
+alone take longer (``limits.count_work``) stops the game with ``RulesTooSlowError``, and the
+strong solve tried before a game (``play_oracle``) is given up after as long.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-from plies.errors import GameRuntimeError
+from plies.errors import GameRuntimeError, PliesError
 from plies.interpreter.model import GameModel, IllegalMoveError, value_text
+from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
 SIDES = ("MAX", "MIN", "both", "none")
@@ -35,6 +41,27 @@ HELP = """\
   undo: take back your last move (and the solver's reply)
   quit: stop the game
   help: this list"""
+
+
+class RulesTooSlowError(PliesError):
+    """The rules of one position took longer than play gives them (``--think``)."""
+
+
+def within(seconds: float, function: Callable, *args):
+    """``function(*args)``, stopped with SearchStopped once the work that a costly position's
+    rules count (``limits.count_work``) has taken ``seconds``."""
+    Limits(timeout=seconds).first_check()  # the work reports to these limits while this runs
+    return function(*args)
+
+
+def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: float):
+    """``analysis.play_oracle``, or None when a rule fails or its rules' work takes longer
+    than ``seconds`` (play then judges by searching)."""
+    from plies.analysis import play_oracle
+    try:
+        return within(seconds, play_oracle, model, db, depth)
+    except (GameRuntimeError, SearchStopped):
+        return None
 
 
 class PlaySession:
@@ -73,24 +100,34 @@ class PlaySession:
             return self.play_out(lines)
         except GameRuntimeError:
             raise
+        except SearchStopped:
+            moves = self.moves_played()
+            raise RulesTooSlowError(
+                f"stopped by timeout: the game's rules took more than {self.think:g} s (--think) "
+                "in one step, so play cannot go on; --think S allows more"
+                + (f"\n  moves from the start: {' '.join(moves)}" if moves else "")) from None
         except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
             mapped = self.model.runtime_error(error, self.moves_played())
             if mapped is None:
                 raise
             raise mapped from None
 
+    def rule(self, method: Callable, *args):
+        """A rule of the game that play runs itself (not in a search), given ``think`` seconds."""
+        return within(self.think, method, *args)
+
     def play_out(self, lines: Iterator[str] | None) -> int:
         """The game loop of ``run``."""
         model = self.model
-        state = model.initial_state()
+        state = self.rule(model.initial_state)
         self.show(state)
-        while not model.is_terminal(state):
+        while not self.rule(model.is_terminal, state):
             self.seen[state] += 1
             stop = self.stopping_rule(state)
             if stop:
                 self.write(stop)
                 return 0
-            role = model.to_move(state)
+            role = self.rule(model.to_move, state)
             if role == CHANCE:
                 state = self.chance_step(state, lines)
                 if state is None:
@@ -101,7 +138,7 @@ class PlaySession:
                 self.write(f"{model.player_name(role)} plays {move}"
                            f"{self.outlook(state, role, move)}")
                 self.history.append((state, str(move), False))
-                state = model.result(state, move)
+                state = self.rule(model.result, state, move)
                 self.show(state)
                 continue
             state = self.human_step(state, role, lines)
@@ -131,7 +168,7 @@ class PlaySession:
 
     def human_step(self, state, role, lines):
         model = self.model
-        moves = list(model.actions(state))
+        moves = list(self.rule(model.actions, state))
         self.write("legal moves:")  # the position just shown says whose move it is
         listed = "  ".join(f"{i})\xa0{m}" for i, m in enumerate(moves, start=1))  # keep "7) x" whole
         self.write(textwrap.fill(listed, width=78, initial_indent="  ", subsequent_indent="  ",
@@ -159,13 +196,13 @@ class PlaySession:
                 continue
             self.write(self.judge(state, role, moves, move))
             self.history.append((state, str(move), True))
-            child = model.result(state, move)
+            child = self.rule(model.result, state, move)
             self.show(child)
             return child
 
     def chance_step(self, state, lines):
         model = self.model
-        outcomes = model.chance_outcomes(state)
+        outcomes = self.rule(model.chance_outcomes, state)
         if self.manual_chance:
             shown = "  ".join(f"{o} ({value_text(p)})" for o, p in outcomes)
             while True:
@@ -180,7 +217,7 @@ class PlaySession:
             picked = self.roll(outcomes)
         self.write(f"chance: {picked}")
         self.history.append((state, str(picked), False))
-        child = model.result(state, picked)
+        child = self.rule(model.result, state, picked)
         self.show(child)
         return child
 
@@ -214,7 +251,7 @@ class PlaySession:
         if judged:  # best by value, then remoteness
             return judged[0][0]
         move = self.search(state, self.think).best_move
-        return move if move is not None else self.model.actions(state)[0]
+        return move if move is not None else self.rule(self.model.actions, state)[0]
 
     def hint(self, state, role) -> str:
         """The move the solver would play here, and what it is worth."""
@@ -224,7 +261,8 @@ class PlaySession:
             words = self.outlook(state, role, best).strip(" ()")
             return f"hint: {best} (worth {value_text(value)}{': ' + words if words else ''})"
         result = self.search(state, self.think)
-        best = result.best_move if result.best_move is not None else self.model.actions(state)[0]
+        best = result.best_move if result.best_move is not None else \
+            self.rule(self.model.actions, state)[0]
         if result.value is None:
             return f"hint: {best} (no time to value it: --think S gives the solver more)"
         if result.proved:
@@ -344,10 +382,10 @@ class PlaySession:
         return None
 
     def show(self, state) -> None:
-        self.write(self.model.render(state))
+        self.write(self.rule(self.model.render, state))
 
     def final_words(self, state) -> str:
-        value = self.model.utility(state)
+        value = self.rule(self.model.utility, state)
         return f"game over: {self.model.meaning(value, terminal=True)} (utility {value_text(value)})"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .limits import Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, Game
 
 
@@ -23,40 +24,56 @@ class PerftResult:
     """Distinct positions over all depths, when asked for."""
     terminal: list[int] = field(default_factory=list)
     """How many of the positions at each depth are terminal."""
+    stopped: str | None = None
+    """Why the count stopped before ``depth`` (max-nodes, timeout or interrupted): the lists
+    then hold the depths counted in full."""
 
 
-def perft(game: Game, depth: int, *, state=None, distinct: bool = False) -> PerftResult:
+def perft(game: Game, depth: int, *, state=None, distinct: bool = False,
+          max_nodes: int | None = None, timeout: float | None = None) -> PerftResult:
     """Count positions depth by depth from ``state`` (default: the initial state).
 
     With ``distinct``, positions reached in several ways are also counted once each, which
-    needs memory for every distinct position.
+    needs memory for every distinct position. ``max_nodes`` (positions whose moves are made)
+    and ``timeout`` stop the count as they stop a search, the work of a costly position's rules
+    counted too; so does Ctrl-C. The result then holds the depths counted in full.
     """
     start = game.initial_state() if state is None else state
-    result = PerftResult()
+    result = PerftResult(distinct=[] if distinct else None)
     seen: set | None = {start} if distinct else None
+    limits = Limits(max_nodes, timeout)
+    next_check = limits.first_check()
+    nodes = 0
     # Breadth-first by layers, keeping multiplicities: a position reached in k ways counts k times.
     layer: dict = {start: 1}
-    for d in range(depth + 1):
-        result.counts.append(sum(layer.values()))
-        terminal = [s for s in layer if game.is_terminal(s)]
-        result.terminal.append(sum(layer[s] for s in terminal))
-        if distinct:
-            result.distinct = (result.distinct or []) + [len(layer)]
-        if d == depth:
-            break
-        following: dict = {}
-        for state, ways in layer.items():
-            if game.is_terminal(state):
-                continue
-            if game.to_move(state) == CHANCE:
-                children = [game.result(state, o) for o, _ in game.chance_outcomes(state)]
-            else:
-                children = [child for _, child in game.successors(state)]
-            for child in children:
-                following[child] = following.get(child, 0) + ways
-        layer = following
-        if seen is not None:
-            seen.update(layer)
+    try:
+        for d in range(depth + 1):
+            terminal = sum(ways for s, ways in layer.items() if game.is_terminal(s))
+            result.counts.append(sum(layer.values()))
+            result.terminal.append(terminal)
+            if distinct:
+                result.distinct.append(len(layer))
+            if d == depth:
+                break
+            following: dict = {}
+            for state, ways in layer.items():
+                if game.is_terminal(state):
+                    continue
+                if nodes >= next_check:
+                    next_check = limits.check(nodes)
+                nodes += 1
+                if game.to_move(state) == CHANCE:
+                    children = [game.result(state, o) for o, _ in game.chance_outcomes(state)]
+                else:
+                    children = [child for _, child in game.successors(state)]
+                for child in children:
+                    following[child] = following.get(child, 0) + ways
+            layer = following
+            if seen is not None:
+                seen.update(layer)
+    except (SearchStopped, KeyboardInterrupt) as stop:
+        result.stopped = stop_reason(stop)
+        return result
     if seen is not None:
         result.distinct_total = len(seen)
     return result

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import GameContractError, RepeatedPositionError, SolverError
+from .limits import Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game
 from .trace import SearchPath
 
@@ -60,8 +61,9 @@ class RecordedSearch:
 
     root: SearchNode
     steps: list[Step]
-    complete: bool  # False when ``max_nodes`` stopped the recording
+    complete: bool  # False when a limit (or Ctrl-C) stopped the recording
     nodes: int
+    stopped: str | None = None  # why it stopped early: max-nodes, timeout or interrupted
 
     def principal_variation(self) -> list[SearchNode]:
         """The nodes along the line of best play (stopping at chance nodes)."""
@@ -95,8 +97,12 @@ Search = Generator[ChildRequest, SearchNode, object]
 
 
 def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int | None = None,
-           max_nodes: int = 100_000) -> RecordedSearch:
+           max_nodes: int = 100_000, timeout: float | None = None) -> RecordedSearch:
     """Search from ``state`` with ``algorithm``, recording every node and step.
+
+    The recording stops early, incomplete, after ``max_nodes`` nodes, after ``timeout``
+    seconds, or at Ctrl-C; as in the other searches, the work a costly position's rules count
+    (``limits.count_work``) counts against both limits.
 
     Raises:
         SolverError: an unknown algorithm, or minimax/alphabeta on a game with chance.
@@ -174,9 +180,11 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
     path = [root]  # the nodes whose searches are in progress, root first
     searches = [value_of(root, -math.inf, math.inf)]
     on_path = {start}
-    count, complete = 1, True
+    count, stopped = 1, None
     reply: SearchNode | None = None
     applying = None  # the move whose RESULT is being computed
+    limits = Limits(max_nodes, timeout)
+    next_check = limits.first_check()
     try:
         while searches:
             try:
@@ -186,9 +194,8 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
                 reply = path.pop()
                 on_path.discard(reply.state)
                 continue
-            if count >= max_nodes:
-                complete = False
-                break
+            if count >= next_check:
+                next_check = limits.check(count)
             count += 1
             parent = path[-1]
             applying = move
@@ -202,6 +209,8 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
             on_path.add(child.state)
             searches.append(value_of(child, alpha, beta))
             reply = None
+    except (SearchStopped, KeyboardInterrupt) as stop:
+        stopped = stop_reason(stop)
     except RepeatedPositionError:
         raise
     except GameContractError as error:
@@ -210,4 +219,4 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
         where = SearchPath([node.move for node in path[1:]], applying,
                            [node.state for node in path])
         raise SearchFailed(error, where) from error
-    return RecordedSearch(root, steps, complete, count)
+    return RecordedSearch(root, steps, stopped is None, count, stopped)
