@@ -1,8 +1,9 @@
-"""Under --json, option values that Click rejects before a command runs are JSON errors too.
+"""Under --json every error is one JSON object on standard output, usage errors included.
 
 Typer checks option types, ranges and choices before plies's own error handling sees the
 request; without --json they stay Click's text, with it they are the same JSON object as every
-other error (on standard output, exit code 2).
+other error: on standard output, where the result would have been, with nothing on standard
+error, and the exit code unchanged (2 for a usage error). docs/commands.md says so.
 """
 
 from __future__ import annotations
@@ -42,3 +43,35 @@ def test_without_json_a_rejected_option_value_stays_clicks_text():
     assert result.exit_code == 2
     assert "Invalid value for '--depth' / '-d': -3 is not in the range x>=0." in result.output
     assert not result.stdout.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["solve", "--json"], "error: Missing argument 'GAME'."),
+    (["perft", "tictactoe", "--json"], "error: Missing option '--depth' / '-d'."),
+    (["solve", "tictactoe", "--json", "extra"],
+     "error: Got unexpected extra argument(s) (extra)"),
+    (["solve", "tictactoe", "--json", "--param", "x=1"],
+     "error: game 'tictactoe' has no parameter 'x' (its parameters: none)"),
+    (["solve", "tictactoe", "--json", "--memory", "3XB"],
+     "error: --memory takes a size such as 1GB, 512MB or 100000 (bytes); got '3XB'"),
+    (["query", "nosuch.db", "--json"], "error: no database file 'nosuch.db'"),
+    (["perft", "tictactoe", "-d", "1", "--timeout", "1", "--backend", "native", "--json"],
+     "error: --backend native counts without limits: drop --max-nodes and --timeout, or count "
+     "in Python"),
+])
+def test_every_usage_error_under_json_is_a_json_object_on_stdout_alone(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == {"error": "usage", "message": message,
+                                         "diagnostics": [], "moves": None}
+
+
+@pytest.mark.parametrize("command", ["solve", "validate", "info", "explain", "tree", "analyze"])
+def test_a_game_that_does_not_exist_under_json(command):
+    result = runner.invoke(app, [command, "nosuch", "--json"])
+    assert result.exit_code == 2 and result.stderr == ""
+    data = json.loads(result.stdout)
+    assert data["error"] == "usage"
+    assert data["message"].startswith("error: no game file 'nosuch' and no shipped game of that "
+                                      "name (shipped: ")
