@@ -63,9 +63,12 @@ class ExpressionChecks:
             hint = self.suggest(name, lambda: [*self.globals, *KEYWORD_VALUES,
                                                *(n for n in scope if isinstance(n, str))])
             if name in BUILTINS or name in DOMAIN_FUNCTIONS:
-                self.error(expr, f"'{name}' is a built-in function, not a value",
-                           f"call it, as in {BUILTINS[name][0]}" if name in BUILTINS
-                           else f"use it after `in`, as in `x in {name}(...)`", code="type")
+                usage = f"call it, as in {BUILTINS[name][0]}" if name in BUILTINS \
+                    else f"use it after `in`, as in `x in {name}(...)`"
+                if hint is not None:  # a declared name is near: that is likelier what was meant
+                    usage = f"{hint} ('{name}' is a built-in function: {usage})"
+                self.error(expr, f"'{name}' is a built-in function, not a value", usage,
+                           code="type")
                 return T.ERROR
             if name in DECLARATIONS:
                 hint = f"'{name}' is read as a name here: is the expression before it missing?"

@@ -649,6 +649,16 @@ _KNOWN_MISTAKES: dict[str, list[str]] = {
         "game g move m when x: y = 1",
         "game g move m: y = 1",
     ],
+    "a move's precondition follows `when`: `move name(...) when condition { ... }`": [
+        "game g move m if x { }",
+        "game g move m(k in 1..2) if x { }",
+    ],
+    "a move without parameters has no parentheses: `move pass when condition { ... }`": [
+        "game g move m() { }",
+    ],
+    "`==` compares two values; a statement changes a variable: write `x = x + 1` or `x += 1`": [
+        "game g move m { x == x + 1 }",
+    ],
     "a state variable needs a type and an initial value: `name: type = value`": [
         "game g state x = 1",
         "game g state x: int",
