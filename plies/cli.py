@@ -541,12 +541,17 @@ def _strong_solve(model, moves, db, as_json, max_positions=None) -> None:
     typer.echo(json.dumps(summary, indent=2) if as_json else strong_text(summary))
 
 
-def _efg(model, start, depth, max_nodes, timeout, output) -> None:
+def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> None:
     """``tree --format efg``: the whole game tree for Gambit, to standard output or a file."""
     from plies.efg import efg_tree
     if depth is not None:
         raise UsageError("--format efg writes the whole game tree: --depth does not apply")
-    text = efg_tree(model, start, max_nodes=max_nodes, timeout=timeout)
+    try:
+        text = efg_tree(model, start, max_nodes=max_nodes, timeout=timeout)
+    except PliesError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
+        raise _perft_fault(model, error, start, max_nodes, before) from None
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -760,7 +765,8 @@ def perft(
 
 
 def _perft_fault(model, error: Exception, start, depth: int, before: list[str]) -> Exception:
-    """A count's failure at its game-file line, with the moves from the start to it."""
+    """A count's (or a walk's over the whole tree) failure at its game-file line, with the
+    moves from the start to it."""
     from plies.solvers.trace import first_failure
     found = first_failure(model, start, depth)
     if found is not None:
@@ -1003,7 +1009,7 @@ def tree(
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     if output_format == "efg":
-        _efg(model, start, depth, max_nodes, timeout, output)
+        _efg(model, start, depth, max_nodes, timeout, output, _moves(from_moves))
         return
     search = recorded(model, algorithm, state=start, before=_moves(from_moves),
                       max_nodes=max_nodes, timeout=timeout)

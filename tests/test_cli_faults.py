@@ -98,6 +98,7 @@ def run(*args: str, input: str | None = None):
     (["explain"], "take(1) take(1) take(2)"),
     (["tree"], "take(1) take(1) take(2)"),
     (["tree", "--format", "dot"], "take(1) take(1) take(2)"),
+    (["tree", "--format", "efg"], "take(2) take(2)"),  # the whole tree: the shortest way there
     (["explain", "--from", "take(1)"], "take(1) take(1) take(2)"),
     (["perft", "--depth", "3"], "take(2) take(2)"),  # breadth first: the shortest way there
     (["perft", "--depth", "3", "--from", "take(1)"], "take(1) take(1) take(2)"),
