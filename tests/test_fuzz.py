@@ -31,9 +31,9 @@ COMMANDS = [
     (["validate"], 0),
     (["solve", "--max-nodes", "2000", "--timeout", "1"], 1),
     (["solve", "--depth", "2", "--json"], 0),
-    (["perft", "--depth", "2"], 0),
-    (["explain", "--max-steps", "40", "--depth", "3"], 0),
-    (["tree", "--max-nodes", "200", "--format", "dot"], 0),
+    (["perft", "--depth", "2", "--timeout", "1"], 1),
+    (["explain", "--max-steps", "40", "--depth", "3", "--timeout", "1"], 1),
+    (["tree", "--max-nodes", "200", "--format", "dot", "--timeout", "1"], 1),
     (["play", "--depth", "1", "--think", "0.05", "--seed", "1"], 0.05 * 10),  # a few decisions
 ]
 
