@@ -3,17 +3,35 @@
 ``alpha`` is the value MAX can already force on the path to the root, ``beta`` the value MIN
 can; a state whose value falls outside (alpha, beta) cannot be on the principal variation, so
 its remaining moves are cut. Values are fail-soft: a returned value <= alpha is an upper bound
-of the true value, one >= beta a lower bound, and anything in between is exact.
+of the true value, one >= beta a lower bound, and anything in between is exact. A state that
+cuts off is not on the principal variation, so it leaves no line.
+
+The textbook's -infinity and +infinity are ``below`` and ``above``: with utility bounds [L, U]
+the whole numbers floor(L) - 1 and ceil(U) + 1, else the float infinities. Every value of a
+game that keeps its bounds lies strictly between them, so the search is the one the textbook
+makes, in whole numbers, which Python compares faster than a number with a float infinity. A
+utility (or an estimate) at or beyond them would change the search, so it is refused, as
+``auto`` refuses a value outside the bounds.
+
+The search has two forms, the same search with the same results (values, best moves, principal
+variations, counters; tests/solvers/test_alphabeta_paths.py):
+
+- ``alphabeta_value``, the textbook form, with a depth limit and the node limit checked before
+  each child (so a search stops exactly at ``max_nodes``);
+- ``exhaustive_value``, the form without a depth limit, for searches without a node limit
+  (``plies solve``'s default, a time limit, progress reports, Ctrl-C): it asks the clock
+  limits once per expanded state instead of before each child, and has no depth to count
+  down.
 """
 
 from __future__ import annotations
 
-from math import inf
+from math import ceil, floor, inf
 
 from .errors import GameContractError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
-from .protocol import MAX, MIN, Game, State, expander
-from .result import SearchResult, Stats, line_moves, search_result
+from .protocol import MAX, MIN, Game, State, Value, expander
+from .result import SearchResult, Stats, exact, line_moves, search_result
 from .trace import root_moves_searched, root_partial, search_frame
 
 
@@ -30,12 +48,22 @@ def alphabeta(
 
     Returns:
         The value (the same as minimax), the first best move and the principal variation.
+
+    Raises:
+        GameContractError: A utility or estimate lies outside the declared utility bounds, by
+            a whole number or more (see the module's docstring).
     """
     limits = limits or Limits()
     outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
+    below, above = window(game.utility_bounds)
     nodes = expanded = cutoffs = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
+
+    def outside(value: Value, what: str) -> GameContractError:
+        low, high = game.utility_bounds
+        return GameContractError(f"{what} {exact(value)} is outside the declared utility "
+                                 f"bounds [{exact(low)}, {exact(high)}]")
 
     @search_frame
     def alphabeta_value(state: State, alpha, beta, depth: int):
@@ -49,54 +77,118 @@ def alphabeta(
         if depth == 0:  # depth cut-off: estimate instead of searching on
             estimates += 1
             line = None
-            return evaluate(state)
+            estimate = evaluate(state)
+            if not below < estimate < above:
+                raise outside(estimate, "heuristic value")
+            return estimate
         expanded += 1
         player = to_move(state)
         best_move = None
         if player == MAX:  # MAX-VALUE
-            v = -inf
+            v = below
             for move, child, utility in expand(state):
                 if nodes >= next_check:
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = alphabeta_value(child, alpha, beta, depth - 1)
-                    child_line = line
+                elif below < utility < above:
+                    line = None  # a terminal child's line is empty
                 else:
-                    child_line = None
+                    raise outside(utility, "utility")
                 if utility > v:  # the child's value: its utility, or what the search found
-                    v, best_move, best_line = utility, move, child_line
-                    if v >= beta:  # MIN above already has a better choice than this state
+                    if utility >= beta:  # MIN above already has a better choice than this state
                         cutoffs += 1
-                        break
+                        line = None
+                        return utility
+                    v, best_move, best_line = utility, move, line
                     if v > alpha:
                         alpha = v
         elif player == MIN:  # MIN-VALUE
-            v = inf
+            v = above
             for move, child, utility in expand(state):
                 if nodes >= next_check:
                     next_check = limits.check(nodes)
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = alphabeta_value(child, alpha, beta, depth - 1)
-                    child_line = line
+                elif below < utility < above:
+                    line = None  # a terminal child's line is empty
                 else:
-                    child_line = None
+                    raise outside(utility, "utility")
                 if utility < v:  # the child's value: its utility, or what the search found
-                    v, best_move, best_line = utility, move, child_line
-                    if v <= alpha:  # MAX above already has a better choice than this state
+                    if utility <= alpha:  # MAX above already has a better choice than this state
                         cutoffs += 1
-                        break
+                        line = None
+                        return utility
+                    v, best_move, best_line = utility, move, line
                     if v < beta:
                         beta = v
         else:
             raise GameContractError("a chance node in a game declared without chance")
-        if best_move is None and (v == -inf or v == inf):  # no child at all
+        if best_move is None and (v == below or v == above):  # no child at all
             raise GameContractError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
 
-    def root_value(depth: int):
+    @search_frame
+    def exhaustive_value(state: State, alpha, beta):
+        """``alphabeta_value`` without a depth limit, for a search without a node limit.
+
+        The time limit and the progress reports are asked once per expanded state (a state
+        costs a few children's time), and a node limit, which must stop at an exact child,
+        never comes here: the loops over the children only count them.
+        """
+        nonlocal nodes, expanded, cutoffs, next_check, line
+        if nodes >= next_check:
+            next_check = limits.check(nodes)
+        expanded += 1
+        player = to_move(state)
+        best_move = None
+        if player == MAX:  # MAX-VALUE
+            v = below
+            for move, child, utility in expand(state):
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    utility = exhaustive_value(child, alpha, beta)
+                elif below < utility < above:
+                    line = None  # a terminal child's line is empty
+                else:
+                    raise outside(utility, "utility")
+                if utility > v:
+                    if utility >= beta:
+                        cutoffs += 1
+                        line = None
+                        return utility
+                    v, best_move, best_line = utility, move, line
+                    if v > alpha:
+                        alpha = v
+        elif player == MIN:  # MIN-VALUE
+            v = above
+            for move, child, utility in expand(state):
+                nodes += 1
+                if utility is None:  # not terminal: search it
+                    utility = exhaustive_value(child, alpha, beta)
+                elif below < utility < above:
+                    line = None  # a terminal child's line is empty
+                else:
+                    raise outside(utility, "utility")
+                if utility < v:
+                    if utility <= alpha:
+                        cutoffs += 1
+                        line = None
+                        return utility
+                    v, best_move, best_line = utility, move, line
+                    if v < beta:
+                        beta = v
+        else:
+            raise GameContractError("a chance node in a game declared without chance")
+        if best_move is None and (v == below or v == above):  # no child at all
+            raise GameContractError("a non-terminal state has no legal moves")
+        line = (best_move, best_line)
+        return v
+
+    def root_value():
         """The value of the root: its UTILITY when it is terminal."""
         nonlocal nodes, next_check, line
         if nodes >= next_check:
@@ -106,11 +198,13 @@ def alphabeta(
         if utility is not None:  # TERMINAL-TEST
             line = None
             return utility
-        return alphabeta_value(state, -inf, inf, depth)
+        if depth is None and limits.max_nodes is None:
+            return exhaustive_value(state, below, above)
+        return alphabeta_value(state, below, above, UNLIMITED if depth is None else depth)
 
     stopped = searched = None
     try:
-        value = root_value(UNLIMITED if depth is None else depth)
+        value = root_value()
     except (SearchStopped, KeyboardInterrupt) as stop:
         stopped = stop_reason(stop)
         value, line = root_partial(stop.__traceback__)
@@ -126,3 +220,12 @@ def alphabeta(
         stopped=stopped,
         root_moves=searched,
     )
+
+
+def window(bounds: tuple[Value, Value] | None) -> tuple:
+    """``(below, above)``: numbers below and above every value a game with these utility
+    bounds can have, whole numbers when there are bounds (else the float infinities)."""
+    if bounds is None:
+        return -inf, inf
+    low, high = bounds
+    return floor(low) - 1, ceil(high) + 1

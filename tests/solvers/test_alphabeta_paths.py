@@ -1,0 +1,98 @@
+"""Alpha-beta's two forms (``alphabeta.py``): the exhaustive one, taken without a depth or node
+limit, searches exactly as the textbook one, and both as a plain textbook alpha-beta with
+infinite windows (the recorded search of ``plies explain``)."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plies.solvers import GameContractError, solve
+from plies.solvers.recording import record
+
+from .games import Interrupting, Nim, TicTacToe, Tree
+from .trees import tree_game, trees
+
+FAST = settings(max_examples=200, deadline=None)
+TEXTBOOK = {"max_nodes": 10**9}
+"""A node limit that is never reached: it makes alpha-beta take its textbook form."""
+
+
+def summary(result) -> tuple:
+    return (result.value, result.best_move, result.principal_variation, result.proved,
+            result.nodes, result.leaves, result.cutoffs, result.stopped, result.root_moves)
+
+
+def recorded(game, depth=None) -> tuple:
+    """Value, nodes, leaves and principal variation of the recorded textbook alpha-beta."""
+    search = record(game, "alphabeta", depth=depth, max_nodes=10**6)
+    leaves, stack = 0, [search.root]
+    while stack:
+        node = stack.pop()
+        leaves += node.role is None  # a terminal state, or one valued at the depth limit
+        stack.extend(node.children)
+    line = [node.move for node in search.principal_variation()]
+    return search.root.value, search.nodes, leaves, line
+
+
+@given(trees(chance=False, fractions=True), st.booleans())
+@FAST
+def test_both_forms_search_the_same_tree(spec, bounds):
+    game = tree_game(spec, bounds=bounds)
+    exhaustive, textbook = solve(game, "alphabeta"), solve(game, "alphabeta", **TEXTBOOK)
+    assert summary(exhaustive) == summary(textbook)
+    assert (exhaustive.value, exhaustive.nodes, exhaustive.leaves,
+            exhaustive.principal_variation) == recorded(game)
+
+
+@given(trees(chance=False, estimates=True), st.booleans(), st.integers(0, 4))
+@FAST
+def test_a_depth_limited_search_is_the_textbook_one(spec, bounds, depth):
+    game = tree_game(spec, bounds=bounds)
+    result = solve(game, "alphabeta", depth=depth)
+    assert (result.value, result.nodes, result.leaves,
+            result.principal_variation) == recorded(game, depth)
+
+
+@pytest.mark.parametrize("game", [TicTacToe(), TicTacToe(bounds=True), Nim([2, 3, 4])])
+def test_both_forms_agree_on_whole_games(game):
+    exhaustive, textbook = solve(game, "alphabeta"), solve(game, "alphabeta", **TEXTBOOK)
+    assert summary(exhaustive) == summary(textbook)
+    assert (exhaustive.value, exhaustive.nodes, exhaustive.leaves,
+            exhaustive.principal_variation) == recorded(game)
+
+
+@pytest.mark.parametrize("after", [1, 2, 10, 100, 1000, 5000])
+@pytest.mark.parametrize("bounds", [False, True])
+def test_ctrl_c_leaves_the_same_partial_result_in_both_forms(after, bounds):
+    exhaustive = solve(Interrupting(TicTacToe(bounds=bounds), after), "alphabeta")
+    textbook = solve(Interrupting(TicTacToe(bounds=bounds), after), "alphabeta", **TEXTBOOK)
+    assert exhaustive.stopped == "interrupted"
+    assert summary(exhaustive) == summary(textbook)
+
+
+OUTSIDE = ("max", {"a": ("min", {"a1": 0, "a2": 1}), "b": ("min", {"b1": 5, "b2": 1})})
+"""A tree whose leaf b1 is worth 5, outside bounds -1..1 (b2 keeps the minimum inside)."""
+
+
+@pytest.mark.parametrize("limits", [{}, TEXTBOOK])
+def test_a_utility_outside_the_bounds_is_refused(limits):
+    with pytest.raises(GameContractError) as caught:
+        solve(Tree(OUTSIDE, bounds=(-1, 1)), "alphabeta", **limits)
+    assert str(caught.value) == (
+        "utility 5 is outside the declared utility bounds [-1, 1] (after moves: b b1)")
+    assert solve(Tree(OUTSIDE), "alphabeta", **limits).value == 1  # no bounds: nothing to break
+
+
+def test_an_estimate_outside_the_bounds_is_refused():
+    spec = ("max", {"a": ("min", {"a1": 1}, 9)})
+    with pytest.raises(GameContractError, match="heuristic value 9 is outside the declared"):
+        solve(Tree(spec, bounds=(-1, 1)), "alphabeta", depth=1)
+
+
+def test_a_value_within_a_whole_number_of_the_bounds_is_searched_as_the_textbook_does():
+    # Fractional bounds: the window is (-1, 2), so 3/2 changes nothing and is not refused.
+    spec = ("max", {"a": Fraction(3, 2), "b": ("min", {"b1": 0})})
+    game = Tree(spec, bounds=(Fraction(0), Fraction(1, 2)))
+    assert solve(game, "alphabeta").value == Fraction(3, 2)
