@@ -7,11 +7,11 @@ of the true value, one >= beta a lower bound, and anything in between is exact. 
 cuts off is not on the principal variation, so it leaves no line.
 
 The textbook's -infinity and +infinity are ``below`` and ``above``: with utility bounds [L, U]
-the whole numbers floor(L) - 1 and ceil(U) + 1, else the float infinities. Every value of a
-game that keeps its bounds lies strictly between them, so the search is the one the textbook
-makes, in whole numbers, which Python compares faster than a number with a float infinity. A
-utility (or an estimate) at or beyond them would change the search, so it is refused, as
-``auto`` refuses a value outside the bounds.
+the whole numbers floor(L) - 1 and ceil(U) + 1, else the float infinities. Every value of the
+game lies strictly between them, so the search is the one the textbook makes, in whole
+numbers, which Python compares faster than a number with a float infinity. Since the search
+relies on the bounds, a utility (or an estimate) outside them stops it with an error, as in
+``auto``.
 
 The search has two forms, the same search with the same results (values, best moves, principal
 variations, counters; tests/solvers/test_alphabeta_paths.py):
@@ -50,20 +50,18 @@ def alphabeta(
         The value (the same as minimax), the first best move and the principal variation.
 
     Raises:
-        GameContractError: A utility or estimate lies outside the declared utility bounds, by
-            a whole number or more (see the module's docstring).
+        GameContractError: A utility or estimate lies outside the declared utility bounds.
     """
     limits = limits or Limits()
     outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
-    below, above = window(game.utility_bounds)
+    low, high, below, above = window(game.utility_bounds)
     nodes = expanded = cutoffs = estimates = 0
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
     def outside(value: Value, what: str) -> GameContractError:
-        low, high = game.utility_bounds
         return GameContractError(f"{what} {exact(value)} is outside the declared utility "
-                                 f"bounds [{exact(low)}, {exact(high)}]")
+                                 f"bounds [{low}, {high}]")
 
     @search_frame
     def alphabeta_value(state: State, alpha, beta, depth: int):
@@ -78,7 +76,7 @@ def alphabeta(
             estimates += 1
             line = None
             estimate = evaluate(state)
-            if not below < estimate < above:
+            if not low <= estimate <= high:
                 raise outside(estimate, "heuristic value")
             return estimate
         expanded += 1
@@ -92,7 +90,7 @@ def alphabeta(
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = alphabeta_value(child, alpha, beta, depth - 1)
-                elif below < utility < above:
+                elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
                     raise outside(utility, "utility")
@@ -112,7 +110,7 @@ def alphabeta(
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = alphabeta_value(child, alpha, beta, depth - 1)
-                elif below < utility < above:
+                elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
                     raise outside(utility, "utility")
@@ -151,7 +149,7 @@ def alphabeta(
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = exhaustive_value(child, alpha, beta)
-                elif below < utility < above:
+                elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
                     raise outside(utility, "utility")
@@ -169,7 +167,7 @@ def alphabeta(
                 nodes += 1
                 if utility is None:  # not terminal: search it
                     utility = exhaustive_value(child, alpha, beta)
-                elif below < utility < above:
+                elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
                     raise outside(utility, "utility")
@@ -223,9 +221,9 @@ def alphabeta(
 
 
 def window(bounds: tuple[Value, Value] | None) -> tuple:
-    """``(below, above)``: numbers below and above every value a game with these utility
-    bounds can have, whole numbers when there are bounds (else the float infinities)."""
+    """``(low, high, below, above)``: the utility bounds (whole ones as ints, which compare
+    fastest) and the whole numbers just outside them; without bounds, the float infinities."""
     if bounds is None:
-        return -inf, inf
-    low, high = bounds
-    return floor(low) - 1, ceil(high) + 1
+        return -inf, inf, -inf, inf
+    low, high = exact(bounds[0]), exact(bounds[1])
+    return low, high, floor(low) - 1, ceil(high) + 1

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from plies.solvers import GameContractError, solve
 from plies.solvers.recording import record
 
-from .games import Interrupting, Nim, TicTacToe, Tree
+from .games import Failing, Interrupting, Nim, TicTacToe, Tree
 from .trees import tree_game, trees
 
 FAST = settings(max_examples=200, deadline=None)
@@ -63,6 +63,33 @@ def test_both_forms_agree_on_whole_games(game):
             exhaustive.principal_variation) == recorded(game)
 
 
+@pytest.mark.parametrize(("limits", "form"), [({}, "exhaustive_value"),
+                                              ({"timeout": 600}, "exhaustive_value"),
+                                              ({"max_nodes": 10**9}, "alphabeta_value"),
+                                              ({"depth": 9}, "alphabeta_value")])
+def test_the_form_taken(limits, form):
+    """Without a depth or node limit the exhaustive form searches (so the tests comparing the
+    two forms compare two searches)."""
+    with pytest.raises(IndexError) as caught:
+        solve(Failing(("x", "y", "x")), "alphabeta", **limits)
+    frames, traceback = [], caught.value.__traceback__
+    while traceback is not None:
+        frames.append(traceback.tb_frame.f_code.co_name)
+        traceback = traceback.tb_next
+    assert frames.count(form) == 3 and len({"exhaustive_value", "alphabeta_value"} &
+                                           set(frames)) == 1
+
+
+@pytest.mark.timeout(60)  # a hang guard: this search takes far longer than its time limit
+def test_the_exhaustive_form_keeps_the_time_limit_and_reports_progress():
+    reports = []
+    result = solve(Nim([3, 4, 5, 6]), "alphabeta", timeout=0.6, progress=reports.append)
+    assert (result.stopped, result.proved) == ("timeout", False)
+    nodes = [report.nodes for report in reports]
+    assert nodes and nodes == sorted(nodes) and nodes[-1] <= result.nodes
+    assert 0 < result.leaves < result.nodes
+
+
 @pytest.mark.parametrize("after", [1, 2, 10, 100, 1000, 5000])
 @pytest.mark.parametrize("bounds", [False, True])
 def test_ctrl_c_leaves_the_same_partial_result_in_both_forms(after, bounds):
@@ -91,8 +118,13 @@ def test_an_estimate_outside_the_bounds_is_refused():
         solve(Tree(spec, bounds=(-1, 1)), "alphabeta", depth=1)
 
 
-def test_a_value_within_a_whole_number_of_the_bounds_is_searched_as_the_textbook_does():
-    # Fractional bounds: the window is (-1, 2), so 3/2 changes nothing and is not refused.
-    spec = ("max", {"a": Fraction(3, 2), "b": ("min", {"b1": 0})})
+@pytest.mark.parametrize("limits", [{}, TEXTBOOK])
+def test_fractional_bounds_are_checked_exactly(limits):
+    # The window is (-1, 1): 3/4 would not change the search, but it breaks the bounds.
+    spec = ("max", {"a": Fraction(1, 2), "b": ("min", {"b1": Fraction(3, 4)})})
     game = Tree(spec, bounds=(Fraction(0), Fraction(1, 2)))
-    assert solve(game, "alphabeta").value == Fraction(3, 2)
+    with pytest.raises(GameContractError, match=r"utility 3/4 is outside the declared "
+                                                r"utility bounds \[0, 1/2\]"):
+        solve(game, "alphabeta", **limits)
+    assert solve(Tree(spec, bounds=(0, Fraction(3, 4))), "alphabeta", **limits).value == \
+        Fraction(3, 4)
