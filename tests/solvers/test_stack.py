@@ -30,7 +30,8 @@ def test_the_calling_frame_has_the_room():
     call = _roomy_call()
     if sys.implementation.name != "cpython":
         pytest.skip("only CPython's frames are widened")
-    assert call.__code__.co_nlocals == _call.__code__.co_nlocals + ROOM
+    assert call.__code__.co_stacksize == _call.__code__.co_stacksize + ROOM
+    assert call.__code__.co_nlocals == _call.__code__.co_nlocals  # nothing to set to NULL
 
 
 def test_a_deep_recursion_runs_inside_it():
