@@ -10,8 +10,8 @@ version, Python's version, and the size and modification time of every file of t
 Anything else is a miss: the game is checked and generated as usual, and stored.
 
 The checker's tables keyed by ``id(node)`` (``TABLES_BY_NODE_ID``) are stored keyed by the
-nodes themselves and keyed again by the read-back nodes' ids; entries of nodes that no longer
-exist (temporaries of the checker) are left out.
+nodes themselves and keyed again by the read-back nodes' ids (every entry is one of the
+program's nodes: tests/language/test_checked_tables.py).
 
 Like Lark's parser cache and Jinja's bytecode cache, the entries are pickles in a directory of
 the user's own, read only by that user's plies. A damaged or unreadable entry is a miss. At most

@@ -282,11 +282,17 @@ class StatementChecks:
         t = info.type
         if target.first is None:
             return t
+        # Type the target as the expression `name[first, second]` would be, then forget the
+        # two stand-in nodes: the tables are keyed by id(node), which a later node may reuse.
         base = ast.Name(target.span, name)
         index = ast.Index(target.span, base, target.first, target.second)
         self.names[id(base)] = Resolution("var", info)
         self.types[id(base)] = t
-        return self.infer(index, scope)
+        element = self.infer(index, scope)
+        for table in (self.names, self.types, self.intervals):
+            table.pop(id(base), None)
+            table.pop(id(index), None)
+        return element
 
     # -- moves and chance --
 
