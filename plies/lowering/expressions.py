@@ -8,7 +8,7 @@ from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.checked import VarInfo
 from plies.lowering import ir, layout
-from plies.lowering.fold import arith, logic, pick
+from plies.lowering.fold import arith, cannot_fail, logic, pick
 from plies.lowering.ir import Unsupported
 
 UNROLL_VALUES = 100
@@ -18,6 +18,15 @@ UNROLL_COPIES = 1_000
 c in 0..9: ...`` is 100); past it, the inner aggregate is a loop."""
 LINE_TABLE_CELLS = 20_000
 """Most cells listed in a table of k-in-a-row lines; bigger boards are scanned instead."""
+SPECIALISED_FUNCTIONS = 2_000
+"""Most functions of definitions specialised to some known arguments in one game; past it, a
+call whose arguments are not all known is a call of the definition's generic function."""
+SPECIALISED_NODES = 200_000
+"""Most IR nodes in the bodies of those functions together (a big body specialised many times
+would otherwise make a huge program)."""
+INLINE_NODES = 40
+"""Most IR nodes of a specialised body written in place where its other arguments are plain
+reads (a call costs more than such a body)."""
 
 
 class ExpressionLowering:
@@ -196,21 +205,102 @@ class ExpressionLowering:
     # -- definitions --
 
     def inline(self, helper, args) -> ir.Expr:
-        """A definition used as a number: written in place when every argument is known
-        (its body then folds to what those values give) and the budget allows, else a call
-        of its function."""
+        """A definition used as a number: written in place when every argument is known (its
+        body then folds to what those values give) and the budget allows; else its body
+        lowered with the known arguments written in (``specialised``), which is a constant,
+        or small enough to be written in place, with the other arguments for its parameters,
+        where they are plain reads (and cannot fail, so that a failure is still reported in the
+        definition), or else a call of a function of the other arguments."""
         bound = self.arguments(helper, args)
-        known = all(isinstance(value, ir.Const) or
-                    (isinstance(value, tuple) and all(isinstance(v, ir.Const) for v in value[1]))
-                    for value in bound.values())
-        if known and self.budget > 0:
-            self.budget -= 1
-            saved, self.env = self.env, bound
-            try:
-                return self.expr(helper.decl.body)
-            finally:
-                self.env = saved
-        return ir.Invoke(self.functions_of(helper)[0], _flat(bound))
+        known = {name: value for name, value in bound.items() if _known(value)}
+        if len(known) == len(bound) and self.budget > 0:
+            return self.written_in_place(helper, bound)
+        key = self.specialised(helper, known)
+        body = self.bodies[key]
+        if isinstance(body, ir.Const):
+            return body  # the known arguments decide it
+        written_in = {name for name, _ in key[1]}
+        rest = {name: value for name, value in bound.items() if name not in written_in}
+        if key in self.small and self.plain(helper, rest):
+            return ir.substitute(body, _locals(rest))
+        return ir.Invoke(self.function(helper, key), _flat(rest.values()))
+
+    def written_in_place(self, helper, bound) -> ir.Expr:
+        self.budget -= 1
+        saved, self.env = self.env, bound
+        try:
+            return self.expr(helper.decl.body)
+        finally:
+            self.env = saved
+
+    def plain(self, helper, values: dict[str, object]) -> bool:
+        """True when every value is a plain read (a constant, a slot at a known place, a local
+        the definition does not bind again) of a parameter the definition does not bind again
+        either: put in place of its parameter, it reads the same and cannot fail."""
+        binds = self.bound_names(helper)
+        if not binds.isdisjoint(values):
+            return False
+        for value in values.values():
+            for item in (value[1] if isinstance(value, tuple) else (value,)):
+                if isinstance(item, ir.Slot) and isinstance(item.index, ir.Const) \
+                        or isinstance(item, ir.Const) \
+                        or isinstance(item, ir.Local) and item.name not in binds:
+                    continue
+                return False
+        return True
+
+    def bound_names(self, helper) -> frozenset[str]:
+        """The names a definition's body binds (aggregates, ``let``)."""
+        name = helper.decl.name
+        if name not in self.binds:
+            self.binds[name] = frozenset(
+                bound for node in ast.walk(helper.decl.body)
+                for bound in (node.names if isinstance(node, ast.Aggregate) else
+                              (node.name,) if isinstance(node, ast.LetExpr) else ()))
+        return self.binds[name]
+
+    def specialised(self, helper, known: dict[str, object]) -> tuple:
+        """The key of ``helper``'s body lowered with the ``known`` arguments written in (its
+        name and those arguments), lowered into ``bodies`` the first time: with none known
+        when none are, or past ``SPECIALISED_FUNCTIONS`` or ``SPECIALISED_NODES``."""
+        key = (helper.decl.name, tuple(known.items()))
+        if key in self.bodies:
+            return key
+        if known and (self.specialised_count >= SPECIALISED_FUNCTIONS
+                      or self.specialised_nodes >= SPECIALISED_NODES):
+            key = (helper.decl.name, ())
+            if key in self.bodies:
+                return key
+        self.bodies[key] = None  # being lowered: a call of it meanwhile is a call
+        body = self.body(helper, self.parameters(helper, dict(key[1]))[1])[0]
+        self.bodies[key] = body
+        if ir.size(body, INLINE_NODES + 1) <= INLINE_NODES and cannot_fail(body):
+            self.small.add(key)
+        if key[1]:
+            self.specialised_count += 1
+            self.specialised_nodes += ir.size(body)
+        number = self.numbers.get(key)
+        if number is not None:  # called while it was lowered
+            old = self.functions[number]
+            self.functions[number] = ir.Function(old.name, old.params, body, old.span,
+                                                 old.body_span)
+        return key
+
+    def function(self, helper, key: tuple) -> int:
+        """The number of the function of the body of ``key`` (``specialised``), taken the first
+        time it is called: a function of the arguments not known."""
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.functions)
+            name = helper.decl.name
+            if key[1]:
+                name = ir.specialised_name(name, sum(1 for k in self.numbers if k[1]))
+            body = self.bodies[key]
+            self.functions.append(ir.Function(
+                name, tuple(self.parameters(helper, dict(key[1]))[0]),
+                ir.Const(0) if body is None else body, helper.decl.span,
+                helper.decl.body.span))
+        return number
 
     def arguments(self, helper, args) -> dict[str, object]:
         """A definition's parameters bound to its arguments (an array to its items)."""
@@ -221,6 +311,34 @@ class ExpressionLowering:
             else:
                 bound[name] = self.expr(arg)
         return bound
+
+    def parameters(self, helper, known: dict[str, object]) -> tuple[list[str], dict]:
+        """The parameters of a function of ``helper`` (those not ``known``; an array's items
+        one by one) and the names its body sees: the known values, locals for the rest."""
+        params, env = [], dict(known)
+        for param, kind in helper.params:
+            if param in known:
+                continue
+            if isinstance(kind, (T.Array, T.Grid)):
+                items = tuple(ir.Local(ir.item_name(param, k)) for k in range(_size(kind)))
+                env[param] = ("array", items)
+                params.extend(item.name for item in items)
+            else:
+                env[param] = ir.Local(param)
+                params.append(param)
+        return params, env
+
+    def body(self, helper, env) -> tuple[ir.Expr, ...]:
+        """A definition's body lowered as a function's, with ``env`` its names: one expression,
+        or one per item for a definition of an array."""
+        saved = self.env, self.written, self.repeats, self.copies
+        self.env, self.written, self.repeats, self.copies = env, None, 1, 1
+        try:
+            if isinstance(helper.type, (T.Array, T.Grid)):
+                return self.items(helper.decl.body)
+            return (self.expr(helper.decl.body),)
+        finally:
+            self.env, self.written, self.repeats, self.copies = saved
 
     def functions_of(self, helper) -> tuple[int, ...]:
         """The numbers of ``helper``'s functions, lowered the first time it is called: one for
@@ -234,21 +352,8 @@ class ExpressionLowering:
         numbers = tuple(range(first, first + (_size(helper.type) if array else 1)))
         self.function_numbers[name] = numbers
         self.functions.extend([None] * len(numbers))  # taken before its body calls others
-        params, env = [], {}
-        for param, kind in helper.params:
-            if isinstance(kind, (T.Array, T.Grid)):
-                items = tuple(ir.Local(ir.item_name(param, k)) for k in range(_size(kind)))
-                env[param] = ("array", items)
-                params.extend(item.name for item in items)
-            else:
-                env[param] = ir.Local(param)
-                params.append(param)
-        saved = self.env, self.written, self.repeats, self.copies
-        self.env, self.written, self.repeats, self.copies = env, None, 1, 1
-        try:
-            bodies = self.items(helper.decl.body) if array else (self.expr(helper.decl.body),)
-        finally:
-            self.env, self.written, self.repeats, self.copies = saved
+        params, env = self.parameters(helper, {})
+        bodies = self.body(helper, env)
         for k, (number, body) in enumerate(zip(numbers, bodies)):
             self.functions[number] = ir.Function(ir.item_name(name, k) if array else name,
                                                  tuple(params), body, helper.decl.span,
@@ -260,7 +365,7 @@ class ExpressionLowering:
         it a call of one function per item."""
         bound = self.arguments(helper, args)
         if self.budget <= 0:
-            return tuple(ir.Invoke(number, _flat(bound)) for number in self.functions_of(helper))
+            return tuple(ir.Invoke(number, _flat(bound.values())) for number in self.functions_of(helper))
         self.budget -= 1
         saved, self.env = self.env, bound
         try:
@@ -300,11 +405,16 @@ class ExpressionLowering:
         op = node.op
         if op == "/" and self.whole:
             raise Unsupported("exact division '/' may give fractions")
+        left, right = self.expr(node.left), self.expr(node.right)
+        if isinstance(left, ir.Const) and isinstance(right, ir.Const):
+            folded = arith(op, left, right, -1)
+            if isinstance(folded, ir.Const):
+                return folded  # no check to number
         if op in ("div", "mod", "/"):
             check = self.check("division", None, op)
         else:
             check = self.check("overflow", node)
-        return arith(op, self.expr(node.left), self.expr(node.right), check)
+        return arith(op, left, right, check)
 
     def visit_Compare(self, node: ast.Compare):
         left_type = self.checked.types.get(id(node.left))
@@ -332,10 +442,16 @@ class ExpressionLowering:
         return ir.Unary("not", operand)
 
     def visit_And(self, node):
-        return logic("and", self.expr(node.left), self.expr(node.right))
+        left = self.expr(node.left)
+        if left == ir.Const(0):
+            return left  # the right side is never evaluated: not lowered either
+        return logic("and", left, self.expr(node.right))
 
     def visit_Or(self, node):
-        return logic("or", self.expr(node.left), self.expr(node.right))
+        left = self.expr(node.left)
+        if isinstance(left, ir.Const) and left.value:
+            return ir.Const(1)
+        return logic("or", left, self.expr(node.right))
 
     def visit_IfExpr(self, node):
         test = self.expr(node.condition)
@@ -363,6 +479,8 @@ class ExpressionLowering:
     def visit_Aggregate(self, node: ast.Aggregate):
         self.domain_names[id(node.domain)] = tuple(node.names)
         values = self.static_values(self.checked, node.domain)
+        if values is None:
+            values = self.known_range(node.domain)
         if values is not None and len(values) <= UNROLL_VALUES \
                 and self.copies * len(values) <= UNROLL_COPIES:
             return self.unrolled(node, values)
@@ -374,6 +492,18 @@ class ExpressionLowering:
             self.env, self.repeats = saved, repeats
         return ir.Fold(node.kind, loop, body, self.check("empty", None, node.kind))
 
+    def known_range(self, domain) -> tuple[int, ...] | None:
+        """The values of a range whose ends fold to numbers where it is lowered (``1..k - 1``
+        with ``k`` unrolled or a known argument), when they are few enough to unroll."""
+        if not isinstance(domain, ast.RangeDomain) or domain.order_key is not None:
+            return None
+        lo, hi = self.expr(domain.lo), self.expr(domain.hi)
+        if not (isinstance(lo, ir.Const) and isinstance(hi, ir.Const)) \
+                or not all(isinstance(end.value, int) for end in (lo, hi)) \
+                or hi.value - lo.value >= UNROLL_VALUES:
+            return None
+        return tuple(range(lo.value, hi.value + 1))
+
     def unrolled(self, node: ast.Aggregate, values) -> ir.Expr:
         """The aggregate written out value by value."""
         bodies = []
@@ -381,10 +511,14 @@ class ExpressionLowering:
         self.repeats = repeats * max(len(values), 1)  # every copy runs: their loops add up
         self.copies = copies * max(len(values), 1)
         try:
+            decided = {"any": True, "all": False}.get(node.kind)
             for value in values:
                 value = value if len(node.names) > 1 else (value,)
                 self.env = {**saved, **{n: ir.Const(v) for n, v in zip(node.names, value)}}
                 bodies.append(self.expr(node.body))
+                if decided is not None and isinstance(bodies[-1], ir.Const) \
+                        and bool(bodies[-1].value) == decided:
+                    break  # the bodies after it never run
         finally:
             self.env, self.repeats, self.copies = saved, repeats, copies
         kind = node.kind
@@ -408,10 +542,28 @@ class ExpressionLowering:
         return bodies[0] if len(bodies) == 1 else ir.Call(kind, tuple(bodies))
 
 
-def _flat(bound: dict[str, object]) -> tuple[ir.Expr, ...]:
+def _known(value) -> bool:
+    """True for an argument known before the game runs: a constant, an array of them."""
+    if isinstance(value, tuple):
+        return all(isinstance(item, ir.Const) for item in value[1])
+    return isinstance(value, ir.Const)
+
+
+def _locals(values: dict[str, object]) -> dict[str, ir.Expr]:
+    """The locals of a definition's function (``parameters``) paired with their arguments."""
+    names = {}
+    for name, value in values.items():
+        if isinstance(value, tuple):
+            names.update((ir.item_name(name, k), item) for k, item in enumerate(value[1]))
+        else:
+            names[name] = value
+    return names
+
+
+def _flat(values) -> tuple[ir.Expr, ...]:
     """A definition's arguments as a function takes them: an array as its items."""
     flat = []
-    for value in bound.values():
+    for value in values:
         flat.extend(value[1] if isinstance(value, tuple) else (value,))
     return tuple(flat)
 

@@ -29,6 +29,8 @@ def arith(op: str, left: ir.Expr, right: ir.Expr, check: int) -> ir.Expr:
         return left
     if op == "*" and right == ir.Const(1):
         return left
+    if op == "*" and left == ir.Const(1):
+        return right
     if check < 0 and op in ("+", "*") and isinstance(left, ir.Const) and isinstance(right, ir.Arith) \
             and right.op == op and right.check < 0 and isinstance(right.left, ir.Const):
         return arith(op, arith(op, left, right.left, -1), right.right, -1)  # slot arithmetic

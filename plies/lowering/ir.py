@@ -116,9 +116,16 @@ def item_name(name: str, k: int) -> str:
     return f"{name}.{k}"
 
 
+def specialised_name(name: str, k: int) -> str:
+    """The name of specialisation ``k`` of a definition: its function with some arguments
+    known, written in (``flanks.s3``)."""
+    return f"{name}.s{k}"
+
+
 def function_identifier(name: str) -> str:
     """The identifier an emitter writes for a definition's function: ``def_<name>``,
-    ``def<k>_<name>`` for item ``k`` of a definition of an array."""
+    ``def<k>_<name>`` for item ``k`` of a definition of an array, ``defs<k>_<name>`` for
+    specialisation ``k`` (``specialised_name``)."""
     base, _, item = name.partition(".")
     return f"def{item}_{base}" if item else f"def_{base}"
 
@@ -357,6 +364,34 @@ class Loop(Node):
     key: Expr | None = None
     charged: bool = False
     span: ast.Span | None = None  # the binders of a move or a chance event
+
+
+def size(node, most: int | None = None) -> int:
+    """How many nodes an expression (or any part of the IR) has: its cost to write out;
+    counting stops past ``most``."""
+    count, stack = 0, [node]
+    while stack and (most is None or count <= most):
+        current = stack.pop()
+        if isinstance(current, Node):
+            count += 1
+            stack.extend(current.__dict__[name] for name in current._compared)
+        elif isinstance(current, tuple):
+            stack.extend(current)
+    return count
+
+
+def substitute(node, values: dict[str, Expr]):
+    """``node`` with the locals named in ``values`` replaced by their values (a definition's
+    body with its arguments for its parameters; none of those names is bound inside)."""
+    if isinstance(node, Local):
+        return values.get(node.name, node)
+    if isinstance(node, tuple):
+        return tuple(substitute(item, values) for item in node)
+    if not isinstance(node, Node):
+        return node
+    fields = node.__dict__
+    return type(node)(*(substitute(fields[name], values) if name not in _SPANS else fields[name]
+                        for name in node._fields))
 
 
 def domain_size(domain: Domain) -> int:

@@ -77,7 +77,13 @@ class Lowering(ExpressionLowering, StatementLowering):
         self.false_in_parent: set[ir.Expr] = set()
         self.end: tuple[ir.EndBranch, ...] = ()  # the game's end test
         self.functions: list[ir.Function | None] = []
-        self.function_numbers: dict[str, int] = {}
+        self.function_numbers: dict[str, int] = {}  # definitions of arrays
+        self.bodies: dict[tuple, ir.Expr | None] = {}  # (name, known arguments) -> body
+        self.numbers: dict[tuple, int] = {}  # (name, known arguments) -> function
+        self.small: set[tuple] = set()  # bodies written in place, arguments for parameters
+        self.specialised_count = 0  # bodies lowered with some arguments known
+        self.specialised_nodes = 0  # their IR nodes
+        self.binds: dict[str, frozenset[str]] = {}  # definition -> the names its body binds
         self.where: ast.Span | None = None  # the innermost node being lowered, for checks
         self.repeats = 1  # how many times the code being lowered may run per rule (its loops)
         self.copies = 1  # how many copies of the code being lowered unrolling writes out

@@ -84,7 +84,7 @@ def test_exact_fractions_stay_in_python_and_are_refused_natively():
 
 def test_definitions_are_called_where_their_arguments_are_not_known():
     source = plies.load("othello").code.source
-    assert "def def_legal(state, v_p, v_r, v_c):" in source  # legal(turn, r, c)
+    assert "def def_can_place(state, v_p):" in source  # can_place(turn): nothing known
     assert "def def_discs(" not in source  # discs(black), discs(white): written in place
 
 

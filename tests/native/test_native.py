@@ -121,9 +121,11 @@ def test_limits_stop_the_native_search(native):
 def test_definitions_are_written_in_place_where_their_arguments_are_known():
     from plies.lowering import lower
     othello = lower(plies.load("othello").checked)
-    # legal(turn, r, c) and the rest are called with the player to move: functions;
-    # discs(black) and discs(white) are written in place
-    assert {f.name for f in othello.functions} == {"inside", "flanks", "legal", "can_place"}
+    # legal(turn, r, c) and the rest are called with the player to move: functions (legal
+    # specialised to each cell); discs(black) and discs(white) are written in place
+    assert {f.name.partition(".")[0] for f in othello.functions} == \
+        {"inside", "flanks", "legal", "can_place"}
+    assert {f.name for f in othello.functions} >= {f"legal.s{k}" for k in range(1, 17)}
     assert lower(plies.load("tictactoe").checked).functions == []  # wins(X), wins(O), full
 
 
