@@ -50,8 +50,8 @@ STRONG_METHODS = ("retrograde analysis", "policy iteration", "backward induction
 
 def player_name(model, role: int) -> str:
     """The name of the player with this role (``X``), or ``MAX``/``MIN``."""
-    checked = getattr(model, "checked", None)
-    players = checked.players if checked is not None else getattr(model, "players", [])
+    facts = getattr(model, "facts", None)  # a game file's; another game may have `players`
+    players = facts.players if facts is not None else getattr(model, "players", [])
     for name, r in players:
         if (r == "max") == (role == MAX):
             return name
@@ -334,7 +334,7 @@ def _json_number(value):
 def json_param(value):
     """A parameter's value for JSON: numbers and bools as they are, lists as lists, others
     (fractions, symbols) as the language writes them."""
-    from plies.interpreter.loader import show_value
+    from plies.interpreter.values import show_value
     if isinstance(value, bool) or isinstance(value, int):
         return value
     if isinstance(value, tuple):
@@ -344,7 +344,7 @@ def json_param(value):
 
 def _params_text(params: dict) -> str:
     """Parameters as the language writes them: ``heaps=[1, 2], misere=false``."""
-    from plies.interpreter.loader import show_value
+    from plies.interpreter.values import show_value
 
     def shown(value):
         if isinstance(value, (list, tuple)):

@@ -29,7 +29,6 @@ from plies.interpreter.loader import (check_source, display_path, find_game, loa
                                       parse_param, read_source,
                                       validate_source)
 from plies.interpreter.model import IllegalMoveError, value_text
-from plies.interpreter import ast
 from plies.solvers.perft import perft as count_positions
 
 class _Commands(TyperGroup):
@@ -560,7 +559,7 @@ def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> 
 
 
 def _show_param(value) -> str:
-    from plies.interpreter.loader import show_value
+    from plies.interpreter.values import show_value
     return show_value(value)
 
 
@@ -775,17 +774,17 @@ def _perft_fault(model, error: Exception, start, depth: int, before: list[str]) 
     return model.runtime_error(error, before) or error
 
 
-_FEATURES = {
-    ast.Tree: "an explicit game tree", ast.GridType: "grids", ast.ArrayType: "arrays",
-    ast.PlayerArrayType: "arrays indexed by player", ast.RangeType: "integer ranges",
-    ast.SymbolType: "symbols", ast.HelperDef: "definitions (def)", ast.ConstDef: "constants",
-    ast.Aggregate: "aggregates (any/all/sum/count/min/max)", ast.LetExpr: "let",
-    ast.LetStmt: "let", ast.IfStmt: "if statements", ast.ForStmt: "for loops",
-    ast.Again: "extra moves (again)", ast.ListedChance: "chance events",
-    ast.UniformChance: "uniform chance events", ast.Evaluate: "a heuristic (evaluate)",
-    ast.Render: "custom rendering", ast.Bounds: "declared utility bounds",
-    ast.WhileStmt: "while loops", ast.BreakStmt: "break", ast.ContinueStmt: "continue",
-    ast.Setup: "a set-up position (setup)", ast.Endless: "a value for endless play (endless)",
+_FEATURES = {  # by the name of the node class (ast.py) that shows the feature
+    "Tree": "an explicit game tree", "GridType": "grids", "ArrayType": "arrays",
+    "PlayerArrayType": "arrays indexed by player", "RangeType": "integer ranges",
+    "SymbolType": "symbols", "HelperDef": "definitions (def)", "ConstDef": "constants",
+    "Aggregate": "aggregates (any/all/sum/count/min/max)", "LetExpr": "let",
+    "LetStmt": "let", "IfStmt": "if statements", "ForStmt": "for loops",
+    "Again": "extra moves (again)", "ListedChance": "chance events",
+    "UniformChance": "uniform chance events", "Evaluate": "a heuristic (evaluate)",
+    "Render": "custom rendering", "Bounds": "declared utility bounds",
+    "WhileStmt": "while loops", "BreakStmt": "break", "ContinueStmt": "continue",
+    "Setup": "a set-up position (setup)", "Endless": "a value for endless play (endless)",
 }
 
 
@@ -794,7 +793,7 @@ _FEATURES = {
 def info(game: GameArgument, param: ParamOption = None,
          as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Describe a game: players, parameters, moves, chance events, bounds, features used."""
-    from plies.interpreter.ast import walk
+    from plies.interpreter import ast
     model = load(game, **_params(param))
     checked = model.checked
     program = checked.program
@@ -809,8 +808,9 @@ def info(game: GameArgument, param: ParamOption = None,
             events.append(f"{name}: {outcomes}")
         else:
             events.append(f"{_signature(name, decl.binders)}: uniform")
-    nodes = list(walk(program))
-    features = sorted({_FEATURES[type(n)] for n in nodes if type(n) in _FEATURES})
+    nodes = list(ast.walk(program))
+    features = sorted({_FEATURES[type(n).__name__] for n in nodes
+                       if type(n).__name__ in _FEATURES})
     calls = {n.function for n in nodes if isinstance(n, ast.Call)}
     for function, feature in (("line", "k in a row (line)"), ("connects", "connectivity (connects)"),
                               ("liberties", "liberties"), ("group", "groups (group)")):

@@ -33,9 +33,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from plies.errors import Diagnostic
-from plies.interpreter import ast
 from plies.interpreter.model import GameModel, value_text
-from plies.interpreter.symbols import name_span
+from plies.interpreter.span import Span
 from plies.solvers.protocol import CHANCE
 
 DEFAULT_MAX_STATES = 100_000
@@ -190,7 +189,16 @@ class _Explorer:
         self.legal_kinds: set[int] = set()
         self.findings: dict[tuple, Finding] = {}
         self.endless_allowed = getattr(model, "endless_value", None) is not None
+        # The game's declarations, looked at only when a walk starts (plies validate without
+        # --explore does not import the syntax tree): each move kind's, where its name stands,
+        # and the `bounds` declared.
+        from plies.interpreter import ast
+        from plies.interpreter.symbols import name_span
+
         self.declarations = _declarations(self.checked)
+        self.name_spans = [name_span(self.checked.source, decl) for decl in self.declarations]
+        self.bounds_declared = next((item for item in self.checked.program.items
+                                     if isinstance(item, ast.Bounds)), None)
 
     # -- the walk --
 
@@ -377,7 +385,7 @@ class _Explorer:
         else:
             span = self.checked.utility.value.span
             what = f"the utility is {value_text(utility)} here"
-        declared = next((i for i in self.checked.program.items if isinstance(i, ast.Bounds)), None)
+        declared = self.bounds_declared
         hint = (f"`bounds` at line {declared.span.line} says every utility lies in {lo}..{hi}: "
                 f"correct the utility or widen the bounds") if declared is not None else \
             f"the bounds {lo}..{hi} were inferred from the utility"
@@ -387,7 +395,7 @@ class _Explorer:
 
     # -- findings --
 
-    def report(self, key: tuple, span: ast.Span, severity: str, code: str, message: str,
+    def report(self, key: tuple, span: Span, severity: str, code: str, message: str,
                hint: str | None, moves: tuple[str, ...] | None) -> None:
         """Record a problem, unless the same one was found before (with a shorter sequence)."""
         if key in self.findings:
@@ -401,7 +409,7 @@ class _Explorer:
         if mapped is None:
             raise error  # not the game's code failing: a bug in plies, shown as such
         d = mapped.diagnostic
-        span = ast.Span(d.line, d.column, d.end_line, d.end_column)
+        span = Span(d.line, d.column, d.end_line, d.end_column)
         self.report(("runtime", d.line, d.column, d.end_line, d.end_column), span, "error",
                     "runtime", d.message, None, tuple(moves))
 
@@ -419,7 +427,7 @@ class _Explorer:
             return
         decl = self.declarations[move.kind]
         what = "changes nothing" if unchanged else "changes nothing but the turn"
-        self.report(key, name_span(self.checked.source, decl), "warning", "no-effect",
+        self.report(key, self.name_spans[move.kind], "warning", "no-effect",
                     f"move '{decl.name}' {what}",
                     "is part of its effect missing? a move that only passes the turn lets "
                     "the game go on forever", path())
@@ -436,7 +444,7 @@ class _Explorer:
             if any(decl.span.line <= line <= decl.span.end_line and code == "never-legal"
                    for line, code in statically):
                 continue  # the checker already said so
-            self.report(("never-legal", info.kind), name_span(self.checked.source, decl),
+            self.report(("never-legal", info.kind), self.name_spans[info.kind],
                         "warning", "never-legal",
                         f"move '{decl.name}' is legal in none of {where}",
                         "check its precondition and its parameters' domains", None)
@@ -516,8 +524,7 @@ class _Explorer:
         self.endless(self.path(start) + tuple(str(m) for m in loop), loop[-1])
 
     def endless(self, moves: tuple[str, ...], closing) -> None:
-        decl = self.declarations[closing.kind]
-        self.report(("endless",), name_span(self.checked.source, decl), "error", "endless",
+        self.report(("endless",), self.name_spans[closing.kind], "error", "endless",
                     f"the game can go on forever: after these moves a position repeats "
                     f"(the last move, {closing}, comes back to it)",
                     "make every move bring the end closer (a move counter, or a budget like "
@@ -633,6 +640,8 @@ def _declarations(checked) -> list:
 
     The numbering is the compiler's (``Move.kind`` indexes the generated EFFECTS).
     """
+    from plies.interpreter import ast
+
     declarations: list = [info.decl for info in checked.moves]
     for info in checked.chances.values():
         decl = info.decl

@@ -64,6 +64,27 @@ def test_a_game_loaded_again_is_read_back_without_parsing(cache, monkeypatch):
     assert again.solve().value == first.solve().value == -1
 
 
+def test_a_game_read_back_solves_without_reading_its_checked_game_or_compiling(cache, monkeypatch):
+    """The entry's generated code carries the facts a solve needs and its compiled bytecode;
+    the checked game (syntax tree, tables) is read only when something asks for it."""
+    first = load_source(COUNTDOWN, "countdown.game")
+    assert first.code.bytecode is not None  # compiled once, and kept with the entry
+    read = []
+    real = game_cache._checked_game
+    monkeypatch.setattr(game_cache, "_checked_game", lambda data: read.append(1) or real(data))
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("the game was compiled again")
+    monkeypatch.setattr("plies.interpreter.generated.compile", no_compiling, raising=False)
+    again = load_source(COUNTDOWN, "countdown.game")
+    result = again.solve()
+    assert (result.value, again.player_name(1), again.meaning(result.value)) == \
+        (-1, "A (MAX)", "B (MIN) wins")
+    assert read == []
+    assert again.checked.name == "countdown" and again.checked.source == first.checked.source
+    assert read == [1]
+    assert again.checked is again.checked and read == [1]  # read once
+
+
 @pytest.mark.parametrize("name", ["tictactoe", "nim", "piglet", "seed_tree", "kalah", "othello",
                                   "hex", "morris3", "dots_and_boxes"])
 def test_a_shipped_game_read_back_solves_exactly_as_when_checked(name, cache, monkeypatch):
@@ -188,7 +209,9 @@ def test_the_command_line_solves_from_the_cache_without_importing_the_parser(tmp
     env.pop("PLIES_NO_GAME_CACHE", None)
     program = ("import sys; from plies.cli import app; sys.argv[0] = 'plies'\n"
                "try:\n    app()\nfinally:\n"
-               "    print('lark imported' if 'lark' in sys.modules else 'no lark', file=sys.stderr)")
+               "    print('lark imported' if 'lark' in sys.modules else 'no lark', file=sys.stderr)\n"
+               "    print('tree imported' if 'plies.interpreter.ast' in sys.modules else 'no tree', "
+               "file=sys.stderr)")
     runs = [subprocess.run([sys.executable, "-c", program, "solve", str(game)], env=env,
                            capture_output=True, text=True, timeout=60) for _ in range(2)]
     assert [run.returncode for run in runs] == [0, 0]
@@ -197,4 +220,6 @@ def test_the_command_line_solves_from_the_cache_without_importing_the_parser(tmp
     assert untimed(runs[0].stdout) == untimed(runs[1].stdout)
     assert "value      -1" in runs[1].stdout
     assert "lark imported" in runs[0].stderr and "no lark" in runs[1].stderr
-    assert runs[1].stderr.replace("no lark", "") == runs[0].stderr.replace("lark imported", "")
+    assert "tree imported" in runs[0].stderr and "no tree" in runs[1].stderr  # nor the AST
+    assert runs[1].stderr.replace("no lark", "").replace("no tree", "") == \
+        runs[0].stderr.replace("lark imported", "").replace("tree imported", "")

@@ -14,21 +14,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError, dataclass, field, fields
 from fractions import Fraction
 
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where a node stands in the source: 1-based lines and columns, end exclusive."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    def __str__(self) -> str:
-        return f"{self.line}:{self.column}"
-
-
-NO_SPAN = Span(0, 0, 0, 0)
+from plies.interpreter.span import NO_SPAN, Span  # noqa: F401 - part of the tree's vocabulary
 
 
 def node_class(cls):

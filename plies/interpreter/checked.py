@@ -15,6 +15,7 @@ from plies.errors import Diagnostic
 from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES
+from plies.interpreter.values import SymbolValue  # noqa: F401 - a constant value of a checked game
 
 
 # ---- what the checker produces ----------------------------------------------------------------
@@ -139,13 +140,6 @@ class CheckedGame:
             if value == code:
                 return name
         return str(code)
-
-
-@dataclass(frozen=True)
-class SymbolValue:
-    """A symbol as a constant value at check time."""
-
-    name: str
 
 
 # ---- how many values a domain lists ------------------------------------------------------------

@@ -30,7 +30,7 @@ from plies.interpreter.codegen import expand, moves
 from plies.interpreter.codegen.statements import StatementWriter
 from plies.interpreter.codegen.tree import write_tree
 from plies.interpreter.codegen.writer import CodeWriter, literal
-from plies.interpreter.generated import GeneratedCode
+from plies.interpreter.generated import GameFacts, GeneratedCode
 from plies.lowering import ir, lower
 
 
@@ -46,7 +46,16 @@ def generate(game: CheckedGame) -> GeneratedCode:
         write_layout(w, game)
         write_module(w, game)
     return GeneratedCode("\n".join(w.lines) + "\n", w.spans, f"<plies {game.filename}>",
-                         w.fragments)
+                         facts_of(game), w.fragments)
+
+
+def facts_of(game: CheckedGame) -> GameFacts:
+    """What the game's model shows without its checked program."""
+    return GameFacts(
+        name=game.name, filename=game.filename, params=dict(game.params),
+        players=tuple(game.players), symbols=dict(game.symbols), has_chance=game.has_chance,
+        has_evaluation=game.evaluate is not None, bounds=game.bounds, endless=game.endless,
+        node_names=None if game.tree is None else tuple(node.name for node in game.tree))
 
 
 def write_header(w: CodeWriter, game: CheckedGame) -> None:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from plies.interpreter import ast
 from plies.interpreter import types as T
 from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.checked import SymbolValue
+from plies.interpreter.values import SymbolValue, show_value  # noqa: F401 - show_value is one
 from plies.interpreter.limits import MAX_CONSTANT
 
 
@@ -247,18 +247,3 @@ def type_of_value(value) -> T.Type:
             element = t if i == 0 else (T.join(element, t) or T.ERROR)
         return T.Array(element, len(value))
     return T.ERROR
-
-
-def show_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else str(value)
-    if isinstance(value, tuple):
-        return "[" + ", ".join(show_value(v) for v in value) + "]"
-    if isinstance(value, SymbolValue):
-        return value.name
-    return str(value)
-
-
-

@@ -4,10 +4,12 @@ Loading a game runs the parser, the checker and the code generator. For a small 
 is a few milliseconds, but importing and setting up the parser (Lark, its tables, the lexers'
 regular expressions) and the checker costs about 0.05 s at every start, several times the whole
 solve of a textbook tree. So ``load_source`` first looks here: an entry holds a game's
-``CheckedGame`` and ``GeneratedCode``, pickled, and is used only when everything that made it
-is the same — the game's text, its file name, its parameter values, and plies itself (its
-version, Python's version, and the size and modification time of every file of the package).
-Anything else is a miss: the game is checked and generated as usual, and stored.
+``GeneratedCode`` (with its facts and compiled bytecode) and its ``CheckedGame``, pickled apart
+so that a solve never reads the checked game, nor imports the syntax tree it holds. An entry is
+used only when everything that made it is the same — the game's text, its file name, its
+parameter values, and plies itself (its version, Python's version, and the size and
+modification time of every file of the package). Anything else is a miss: the game is checked
+and generated as usual, and stored.
 
 The checker's tables keyed by ``id(node)`` (``TABLES_BY_NODE_ID``) are stored keyed by the
 nodes themselves and keyed again by the read-back nodes' ids (every entry is one of the
@@ -22,17 +24,21 @@ turns the cache off.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import os
 import pickle
 import sys
 import zlib
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from plies.cache import cache_directory
-from plies.interpreter import ast
-from plies.interpreter.checked import TABLES_BY_NODE_ID, CheckedGame, SymbolValue
 from plies.interpreter.generated import GeneratedCode
+from plies.interpreter.values import SymbolValue
+
+if TYPE_CHECKING:
+    from plies.interpreter.checked import CheckedGame
 
 KEEP = 200
 """The most entries kept; storing one more removes the least recently used."""
@@ -41,8 +47,11 @@ LARGEST = 8 * 1024 * 1024
 """Entries larger than this (in bytes) are not stored: re-checking them is cheaper than
 keeping them."""
 
-def recall(source: str, filename: str, params: dict) -> tuple[CheckedGame, GeneratedCode] | None:
-    """The checked and generated game stored for exactly these inputs, or None."""
+
+def recall(source: str, filename: str, params: dict):
+    """The game stored for exactly these inputs, or None: its generated code (whose facts and
+    compiled bytecode are all a solve needs) and a function that reads its checked game back
+    when something first asks for it (``GameModel.checked``)."""
     place = _entry(source, filename, params)
     if place is None:
         return None
@@ -50,12 +59,9 @@ def recall(source: str, filename: str, params: dict) -> tuple[CheckedGame, Gener
     try:
         with open(path, "rb") as file:
             reader = pickle.Unpickler(file)
-            stored_key, checked, code = reader.load()
+            stored_key, code, checked = reader.load()
             if stored_key != key:  # another game with the same short name: a miss
                 return None
-            tables = reader.load()  # the same reader: it knows the nodes read so far
-        for name in TABLES_BY_NODE_ID:
-            setattr(checked, name, {id(node): value for node, value in tables[name]})
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - a damaged, truncated or outdated entry is only a miss
@@ -64,7 +70,19 @@ def recall(source: str, filename: str, params: dict) -> tuple[CheckedGame, Gener
         os.utime(path)  # recently used: pruned last
     except OSError:
         pass
-    return checked, code
+    return functools.partial(_checked_game, checked), code
+
+
+def _checked_game(data: bytes) -> CheckedGame:
+    """The checked game of an entry (``_checked_pickle``), its tables keyed by its nodes' ids."""
+    from plies.interpreter.checked import TABLES_BY_NODE_ID
+
+    reader = pickle.Unpickler(io.BytesIO(data))
+    checked = reader.load()
+    tables = reader.load()  # the same reader: it knows the nodes read so far
+    for name in TABLES_BY_NODE_ID:
+        setattr(checked, name, {id(node): value for node, value in tables[name]})
+    return checked
 
 
 def remember(source: str, filename: str, params: dict, checked: CheckedGame,
@@ -92,26 +110,36 @@ def remember(source: str, filename: str, params: dict, checked: CheckedGame,
 
 
 class _NodePickler(pickle.Pickler):
-    """A pickler that notes every AST node it writes."""
+    """A pickler that notes every AST node (instance of ``node``) it writes."""
 
-    def __init__(self, file):
+    def __init__(self, file, node: type):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.nodes: dict[int, ast.Node] = {}
+        self.node = node
+        self.nodes: dict[int, object] = {}
 
     def reducer_override(self, obj):
-        if isinstance(obj, ast.Node):
+        if isinstance(obj, self.node):
             self.nodes[id(obj)] = obj
         return NotImplemented  # pickled as usual
 
 
 def _pickled(key: str, checked: CheckedGame, code: GeneratedCode) -> bytes:
-    """Two pickles in one: the key, the game without its id-keyed tables and the code; then
-    the tables as (node, value) pairs for the nodes the first one holds."""
+    """The entry: the key, the generated code and the checked game's own pickle (read only
+    when it is asked for)."""
+    return pickle.dumps((key, code, _checked_pickle(checked)), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _checked_pickle(checked: CheckedGame) -> bytes:
+    """Two pickles in one: the game without its id-keyed tables; then the tables as
+    (node, value) pairs for the nodes the first one holds."""
+    from plies.interpreter import ast
+    from plies.interpreter.checked import TABLES_BY_NODE_ID
+
     tables = {name: getattr(checked, name) for name in TABLES_BY_NODE_ID}
     bare = dataclasses.replace(checked, **{name: {} for name in TABLES_BY_NODE_ID})
     file = io.BytesIO()
-    writer = _NodePickler(file)
-    writer.dump((key, bare, code))
+    writer = _NodePickler(file, ast.Node)
+    writer.dump(bare)
     writer.dump({name: [(writer.nodes[node], value) for node, value in table.items()
                         if node in writer.nodes]
                  for name, table in tables.items()})

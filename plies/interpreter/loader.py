@@ -9,15 +9,17 @@ the rest of a small game's start.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from plies.errors import Diagnostic, GameFileError, UsageError, normalize_newlines
-from plies.interpreter import ast
-from plies.interpreter.checked import CheckedGame, SymbolValue
 from plies.interpreter import game_cache
-from plies.interpreter.constants import show_value
 from plies.interpreter.model import GameModel
+from plies.interpreter.values import SymbolValue
+
+if TYPE_CHECKING:
+    from plies.interpreter.checked import CheckedGame
 
 
 def games_directory() -> Path:
@@ -48,6 +50,7 @@ def find_game(name_or_path: str) -> Path:
     if "/" not in name_or_path and shipped.is_file():
         return shipped
     names = shipped_games()
+    import difflib  # only for a suggestion
     close = difflib.get_close_matches(path.stem, names, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     raise UsageError(f"no game file '{name_or_path}' and no shipped game of that name{hint} "
@@ -100,8 +103,12 @@ def parse_param(text: str) -> tuple[str, object]:
     return name, value
 
 
-def _constant(expr: ast.Expr):
+def _constant(expr):
+    """The value of a constant expression (a parsed ``--param`` value), else None."""
     from fractions import Fraction
+
+    from plies.interpreter import ast
+
     if isinstance(expr, ast.IntLiteral):
         return expr.value
     if isinstance(expr, ast.BoolLiteral):
@@ -139,6 +146,7 @@ def check_source(source: str, filename: str, params: dict | None = None) -> Chec
     declared = [p.name for p in program.header.params or ()]
     for name in params:
         if name not in declared:
+            import difflib  # only for a suggestion
             close = difflib.get_close_matches(name, declared, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             have = ", ".join(declared) if declared else "none"
@@ -209,5 +217,4 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-__all__ = ["load", "load_source", "check_source", "validate_source", "find_game", "parse_param", "shipped_games",
-           "show_value"]
+__all__ = ["load", "load_source", "check_source", "validate_source", "find_game", "parse_param", "shipped_games"]

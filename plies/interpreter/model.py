@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
-from plies.interpreter import ast
-from plies.interpreter.checked import CheckedGame
 from plies.interpreter.generated import GeneratedCode
+from plies.interpreter.span import Span
 from plies.interpreter.runtime import RUNTIME, GameFault, Move
 from plies.solvers.protocol import CHANCE, MAX, MIN
+
+if TYPE_CHECKING:
+    from plies.interpreter.checked import CheckedGame
 
 _MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -28,18 +32,24 @@ class IllegalMoveError(PliesError, ValueError):
 class GameModel:
     """A checked, compiled game: the protocol functions plus what the CLI needs to show it."""
 
-    def __init__(self, checked: CheckedGame, code: GeneratedCode):
-        self.checked = checked
+    def __init__(self, checked: CheckedGame | Callable[[], CheckedGame], code: GeneratedCode):
+        """A model of the game ``code`` was generated for.
+
+        ``checked`` is the checked game, or a function that gives it when first asked for
+        (``checked``): a game read back from the game cache solves without it.
+        """
+        self._checked, self._load_checked = (None, checked) if callable(checked) else (checked, None)
         self.code = code
-        self.name = checked.name
-        self.params = dict(checked.params)
-        self.filename = checked.filename
-        self.has_chance = checked.has_chance
-        self.utility_bounds = checked.bounds
-        self.endless_value = checked.endless
-        self.has_evaluation = checked.evaluate is not None
+        facts = self.facts = code.facts
+        self.name = facts.name
+        self.params = dict(facts.params)
+        self.filename = facts.filename
+        self.has_chance = facts.has_chance
+        self.utility_bounds = facts.bounds
+        self.endless_value = facts.endless
+        self.has_evaluation = facts.has_evaluation
         namespace: dict = {"__builtins__": dict(RUNTIME)}
-        exec(compile(code.source, code.filename, "exec"), namespace)  # noqa: S102 - see compiler
+        exec(code.compiled(), namespace)  # noqa: S102 - see compiler
         self.namespace = namespace
         self.initial_state = namespace["initial_state"]
         self.to_move = namespace["to_move"]
@@ -53,6 +63,13 @@ class GameModel:
         self.chance_outcomes = namespace["chance_outcomes"]
         self.evaluate = namespace["evaluate"]
         self.render_items = namespace["RENDER"]  # one function per item of `render`
+
+    @property
+    def checked(self) -> CheckedGame:
+        """The checked game: its syntax tree, names, types and diagnostics."""
+        if self._checked is None:
+            self._checked = self._load_checked()
+        return self._checked
 
     # -- moves --
 
@@ -75,8 +92,8 @@ class GameModel:
         return Move(-1, name, values)
 
     def _parse_arg(self, text: str) -> int:
-        if text in self.checked.symbols:
-            return self.checked.symbols[text]
+        if text in self.facts.symbols:
+            return self.facts.symbols[text]
         return int(text)
 
     def play(self, state, text: str):
@@ -127,7 +144,7 @@ class GameModel:
 
     def player_name(self, role: int) -> str:
         """'X (MAX)' for MAX, 'O (MIN)' for MIN; just 'MAX' when that is the player's name."""
-        for name, r in self.checked.players:
+        for name, r in self.facts.players:
             if (r == "max") == (role == MAX):
                 return name if name == r.upper() else f"{name} ({r.upper()})"
         return "MAX" if role == MAX else "MIN"
@@ -155,9 +172,9 @@ class GameModel:
 
     def node_name(self, state) -> str | None:
         """The name a tree game gives a node (``B`` in ``min B { ... }``), else None."""
-        tree = self.checked.tree
-        if tree is not None and isinstance(state, int) and 0 <= state < len(tree):
-            return tree[state].name
+        names = self.facts.node_names
+        if names is not None and isinstance(state, int) and 0 <= state < len(names):
+            return names[state]
         return None
 
     def render(self, state) -> str:
@@ -167,7 +184,7 @@ class GameModel:
 
     def _repr_html_(self) -> str:
         """The game in a Jupyter notebook: players, parameters, moves, the starting position."""
-        from plies.interpreter.loader import show_value
+        from plies.interpreter.values import show_value
         players = self.checked.players
         rows = [("game", f"{self.name} ({self.filename})"),
                 ("players", ", ".join(f"{n} ({r.upper()})" for n, r in players)
@@ -254,7 +271,7 @@ class GameModel:
             tb = tb.tb_next
         return lineno, function, columns
 
-    def _failing_expression(self, lineno: int, columns, within: ast.Span | None):
+    def _failing_expression(self, lineno: int, columns, within: Span | None):
         """The game-file span of the smallest expression written in the line that holds the
         failing operation, inside the line's own span; None when the line map cannot tell."""
         if columns is None or None in columns or within is None:
