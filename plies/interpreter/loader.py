@@ -9,6 +9,7 @@ the rest of a small game's start.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -89,18 +90,44 @@ def parse_param(text: str) -> tuple[str, object]:
     name = name.strip()
     if not sep or not name.isidentifier():
         raise UsageError(f"--param takes NAME=VALUE, as in width=5 or heaps=[1,2,3]; got '{text}'")
+    plain = _plain_value(value_text)
+    return name, plain if plain is not None else _parsed_value(name, value_text)
+
+
+def _parsed_value(name: str, text: str):
+    """The value of a ``--param`` value read by the game parser, as a parameter's default."""
     from plies.interpreter.parser import parse
 
     try:
-        program = parse(f"game p({name} = {value_text})\n", "--param")
+        program = parse(f"game p({name} = {text})\n", "--param")
         default = program.header.params[0].default
     except GameFileError:
-        raise UsageError(f"--param {name}: '{value_text}' is not a value (write numbers like 5 "
+        raise UsageError(f"--param {name}: '{text}' is not a value (write numbers like 5 "
                          f"or 1/2, true/false, or lists like [1,2,3])") from None
     value = _constant(default)
     if value is None:
-        raise UsageError(f"--param {name}: '{value_text}' is not a constant value")
-    return name, value
+        raise UsageError(f"--param {name}: '{text}' is not a constant value")
+    return value
+
+
+_WHOLE = r"-?[0-9]{1,18}"
+_PLAIN = re.compile(rf"[ \t]*(?:(?P<number>{_WHOLE})|(?P<word>true|false)|"
+                    rf"\[(?P<items>[ \t]*(?:{_WHOLE}[ \t]*(?:,[ \t]*{_WHOLE}[ \t]*)*)?)\])[ \t]*")
+
+
+def _plain_value(text: str):
+    """The value of the commonest ``--param`` values, read without loading the parser: a whole
+    number, true or false, or a flat list of whole numbers, each as the parser reads it
+    (tests/test_param_values.py compares the two). None for anything else, which the parser reads."""
+    match = _PLAIN.fullmatch(text)
+    if match is None:
+        return None
+    if match["number"] is not None:
+        return int(match["number"])
+    if match["word"] is not None:
+        return match["word"] == "true"
+    return tuple(int(item) for item in match["items"].split(",")) if match["items"].strip() \
+        else ()
 
 
 def _constant(expr):
