@@ -18,6 +18,8 @@ UNROLL_COPIES = 1_000
 c in 0..9: ...`` is 100); past it, the inner aggregate is a loop."""
 LINE_TABLE_CELLS = 20_000
 """Most cells listed in a table of k-in-a-row lines; bigger boards are scanned instead."""
+CONNECTS_THROUGH = 8
+"""Most cells a move may write for its child's ``connects`` test to flood from them alone."""
 SPECIALISED_FUNCTIONS = 2_000
 """Most functions of definitions specialised to some known arguments in one game; past it, a
 call whose arguments are not all known is a call of the definition's generic function."""
@@ -170,11 +172,7 @@ class ExpressionLowering:
         if name == "line":
             return self.line(node)
         if name == "connects":
-            grid, value, start, goal = args[:4]
-            info = self.checked.names[id(grid)].value
-            return ir.Connects(self.expr(value), layout.side(info, start.id),
-                               layout.side(info, goal.id),
-                               self.neighbour_table(grid, args[4] if len(args) > 4 else None))
+            return self.connects(args)
         if name == "liberties":
             grid, row, col, free = args[:4]
             return ir.Liberties(self.cell_slot(grid, row, col), self.expr(free),
@@ -192,6 +190,25 @@ class ExpressionLowering:
         if name == "abs":
             return ir.Call("abs", codes, self.check("overflow", node))
         return ir.Call(name, codes)
+
+    def connects(self, args) -> ir.Expr:
+        """``connects(grid, value, start, goal[, adjacency])``; for a move's child, a test that
+        was false in the parent looks only at the groups of the cells the move may write."""
+        grid, value, start, goal = args[:4]
+        info = self.checked.names[id(grid)].value
+        full = ir.Connects(self.expr(value), layout.side(info, start.id),
+                           layout.side(info, goal.id),
+                           self.neighbour_table(grid, args[4] if len(args) > 4 else None))
+        if self.written is None or not isinstance(full.value, ir.Const) \
+                or full not in self.false_in_parent:
+            return full  # (a value read from the state may differ in the parent)
+        cells = sorted(slot for slot in self.written
+                       if info.offset <= slot < info.offset + info.slots)
+        if not cells:
+            return ir.Const(0)  # the move changed no cell: no new chain
+        if len(cells) > CONNECTS_THROUGH:
+            return full
+        return ir.Connects(full.value, full.starts, full.goals, full.neighbours, tuple(cells))
 
     def neighbour_table(self, grid, adjacency) -> int:
         info = self.checked.names[id(grid)].value

@@ -297,6 +297,11 @@ class Connects(Expr):
     starts: tuple[int, ...]
     goals: tuple[int, ...]
     neighbours: int  # index into Game.neighbours
+    through: tuple[int, ...] = ()
+    """When given, the test of a move's child whose parent was not terminal (the test was
+    false there) and the cells of the grid the move may write: only a chain through one of
+    them can join the sides now, so it is a flood fill from each of these cells that holds
+    ``value``, true when the group reaches a start and a goal."""
 
 
 @node

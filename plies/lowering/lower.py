@@ -240,9 +240,10 @@ class Lowering(ExpressionLowering, StatementLowering):
 
     def child_end(self, written: frozenset[int]) -> tuple[ir.EndBranch, ...]:
         """The end test of a move's child, valid when its parent was not terminal: a ``line``
-        test that was false in the parent looks only at the lines through ``written``. Each
-        test runs once per child. Without such a test, it is the game's end test."""
-        if not any(isinstance(test, ir.Line) and isinstance(test.value, ir.Const)
+        test that was false in the parent looks only at the lines through ``written``, a
+        ``connects`` test only at the groups of those cells. Each test runs once per child.
+        Without such a test, it is the game's end test."""
+        if not any(isinstance(test, (ir.Line, ir.Connects)) and isinstance(test.value, ir.Const)
                    for test in self.false_in_parent):
             return self.end
         saved = self.repeats, self.written

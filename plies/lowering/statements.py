@@ -7,6 +7,7 @@ from plies.interpreter import types as T
 from plies.interpreter.checked import VarInfo
 from plies.interpreter.runtime import MAX_MAGNITUDE
 from plies.lowering import ir
+from plies.lowering.expressions import UNROLL_COPIES, UNROLL_VALUES
 from plies.lowering.fold import arith
 
 WHILE_ROUNDS_COUNTED = 1024
@@ -96,6 +97,8 @@ class StatementLowering:
             name = stmt.target.name
             self.env.pop(name, None)
             value = arith(op, ir.Local(name), self.expr(stmt.value), check)
+            if value == ir.Local(name):
+                return []  # x += 0, unrolled: nothing changes
             return [ir.SetLocal(name, value, False, bounded, self.check("magnitude", stmt),
                                 stmt.span)]
         info = self.checked.vars[stmt.target.name]
@@ -131,11 +134,42 @@ class StatementLowering:
         return result
 
     def stmt_ForStmt(self, stmt: ast.ForStmt):
+        unrolled = self.unrolled_for(stmt)
+        if unrolled is not None:
+            return unrolled
         saved, repeats = dict(self.env), self.repeats
         loop = self.loop(tuple(stmt.names), stmt.domain)
         body = self.block(stmt.body)
         self.env, self.repeats = saved, repeats
         return [ir.For(loop, body, stmt.span)]
+
+    def unrolled_for(self, stmt: ast.ForStmt) -> list[ir.Stmt] | None:
+        """A ``for`` over a few values known where it is lowered, written out value by value
+        (each copy's body folded with its value), as an aggregate is (``UNROLL_VALUES``,
+        ``UNROLL_COPIES``); None for a loop kept as one: a ``break`` or ``continue`` in it, or
+        its names assigned to."""
+        names = tuple(stmt.names)
+        self.domain_names[id(stmt.domain)] = names
+        values = self.static_values(self.checked, stmt.domain)
+        if values is None:
+            values = self.known_range(stmt.domain)
+        if values is None or len(values) > UNROLL_VALUES \
+                or self.copies * len(values) > UNROLL_COPIES \
+                or not ast.assigned_names(stmt.body).isdisjoint(names) \
+                or any(isinstance(node, (ast.BreakStmt, ast.ContinueStmt))
+                       for node in ast.walk(tuple(stmt.body))):
+            return None
+        out: list[ir.Stmt] = []
+        saved, repeats, copies = self.env, self.repeats, self.copies
+        self.repeats, self.copies = repeats * max(len(values), 1), copies * max(len(values), 1)
+        try:
+            for value in values:
+                value = value if len(names) > 1 else (value,)
+                self.env = {**saved, **{n: ir.Const(v) for n, v in zip(names, value)}}
+                out.extend(self.block(stmt.body))
+        finally:
+            self.env, self.repeats, self.copies = saved, repeats, copies
+        return out
 
     def stmt_WhileStmt(self, stmt: ast.WhileStmt):
         repeats, self.repeats = self.repeats, self.repeats * WHILE_ROUNDS_COUNTED

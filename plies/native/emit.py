@@ -690,8 +690,17 @@ class CEmitter:
     def visit_Connects(self, node: ir.Connects) -> str:
         starts = self.table("side", node.starts)
         goals = self.table("side", node.goals)
-        return (f"connects({self.state}, {self.expr(node.value)}, {starts}, {len(node.starts)}, "
-                f"{goals}, {len(node.goals)}, {self.neighbour_table(node.neighbours)})")
+        value, table = self.expr(node.value), self.neighbour_table(node.neighbours)
+        if not node.through:
+            return (f"connects({self.state}, {value}, {starts}, {len(node.starts)}, "
+                    f"{goals}, {len(node.goals)}, {table})")
+        if ("function", "connects_through") not in self.table_names:
+            self.table_names[("function", "connects_through")] = "connects_through"
+            self.tables.append(CONNECTS_THROUGH)
+        return "(" + " || ".join(
+            f"({self.state}->s[{slot}] == {value} && connects_through({self.state}, {value}, "
+            f"{slot}, {starts}, {len(node.starts)}, {goals}, {len(node.goals)}, {table}))"
+            for slot in node.through) + ")"
 
     def visit_Liberties(self, node: ir.Liberties) -> str:
         return (f"liberties({self.state}, {self.expr(node.slot)}, {self.expr(node.free)}, "
@@ -700,6 +709,33 @@ class CEmitter:
 
 WRITTEN = 64
 """Most slots a move's run records as written; past it, its child's lines are all tested."""
+
+CONNECTS_THROUGH = """
+/* whether the group of cells holding value around slot (which holds it) reaches a start and
+   a goal: a chain made by writing slot goes through it */
+static int connects_through(const state_t *s, int64_t value, int64_t slot, const int64_t *starts,
+                            int nstarts, const int64_t *goals, int ngoals, const int64_t *first,
+                            const int64_t *near)
+{
+    int64_t stack[SLOTS];
+    unsigned char seen[SLOTS];
+    int top = 0, start = 0, goal = 0;
+    memset(seen, 0, sizeof seen);
+    seen[slot] = 1;
+    stack[top++] = slot;
+    while (top) {
+        int64_t cell = stack[--top];
+        for (int i = 0; i < nstarts && !start; i++) start = starts[i] == cell;
+        for (int i = 0; i < ngoals && !goal; i++) goal = goals[i] == cell;
+        if (start && goal) return 1;
+        for (int64_t j = first[cell]; j < first[cell + 1]; j++) {
+            int64_t other = near[j];
+            if (!seen[other] && s->s[other] == value) { seen[other] = 1; stack[top++] = other; }
+        }
+    }
+    return 0;
+}
+"""
 
 
 def _has_through_line(node) -> bool:

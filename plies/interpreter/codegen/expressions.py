@@ -187,8 +187,27 @@ class ExpressionWriter(CodeWriter):
 
     def visit_Connects(self, node: ir.Connects) -> str:
         table = self.neighbour_table(node.neighbours)
-        return (f"connects({self.whole_state()}, {self.expr(node.value)}, "
-                f"{literal(node.starts)}, {literal(frozenset(node.goals))}, {table})")
+        if not node.through:
+            return (f"connects({self.whole_state()}, {self.expr(node.value)}, "
+                    f"{literal(node.starts)}, {self.side(node.goals)}, {table})")
+        function = self.tables.get(("connects_through",))
+        if function is None:
+            function = self.tables[("connects_through",)] = "connects_through"
+            self.pending.append(_CONNECTS_THROUGH)
+        starts, goals = self.side(node.starts), self.side(node.goals)
+        value = self.expr(node.value)
+        return "(" + " or ".join(
+            f"({self.read(ir.Const(slot))} == {value} and {function}({self.whole_state()}, "
+            f"{value}, {slot}, {starts}, {goals}, {table}))" for slot in node.through) + ")"
+
+    def side(self, slots: tuple[int, ...]) -> str:
+        """The name of a set of slots (a side of a grid), made once."""
+        key = ("side", slots)
+        name = self.tables.get(key)
+        if name is None:
+            name = self.tables[key] = f"SIDE_{len(self.tables)}"
+            self.pending.append([f"{name} = {literal(frozenset(slots))}", ""])
+        return name
 
     def visit_Liberties(self, node: ir.Liberties) -> str:
         table = self.neighbour_table(node.neighbours)
@@ -284,6 +303,25 @@ def _line_code(read, lines, value: str) -> str:
     return "(\n        " + "\n        or ".join(
         "(" + " and ".join(f"{read(ir.Const(cell))} == {value}" for cell in cells) + ")"
         for cells in lines) + "\n    )"
+
+
+_CONNECTS_THROUGH = [
+    "def connects_through(state, value, slot, starts, goals, neighbours):",
+    '    """Whether the group of cells holding value around slot (which holds it) reaches a',
+    '    start and a goal: a chain made by writing slot goes through it."""',
+    "    stack, seen, start, goal = [slot], {slot}, False, False",
+    "    while stack:",
+    "        cell = stack.pop()",
+    "        start = start or cell in starts",
+    "        goal = goal or cell in goals",
+    "        if start and goal:",
+    "            return True",
+    "        for near in neighbours[cell]:",
+    "            if near not in seen and state[near] == value:",
+    "                seen.add(near)",
+    "                stack.append(near)",
+    "    return False",
+    ""]
 
 
 def _line_function(name: str, lines, title: str) -> list[str]:

@@ -98,12 +98,17 @@ def made_code(move: ir.MoveIR, case: ir.MoveCase, i: int) -> str:
 
 
 def effect_call(move: ir.MoveIR, case: ir.MoveCase, state: str = "state") -> str:
-    """The call of a move's effect function for one case."""
+    """The call of a move's effect function for one case: a case with fixed arguments has its
+    own (``write_effects``)."""
     if case.args is not None:
-        args = "".join(f", {literal(v)}" for v in case.args)
-    else:
-        args = "".join(f", {ir.identifier(n)}" for n in move.names)
+        return f"{case_effect(move, move.cases.index(case))}({state})"
+    args = "".join(f", {ir.identifier(n)}" for n in move.names)
     return f"effect_{move.kind}({state}{args})"
+
+
+def case_effect(move: ir.MoveIR, k: int) -> str:
+    """The name of the effect function of case ``k`` of a move written out case by case."""
+    return f"effect_{move.kind}_{k}"
 
 
 def child_code(w: StatementWriter, move: ir.MoveIR, case: ir.MoveCase) -> str:
@@ -162,10 +167,18 @@ def _reads_only(node, written) -> bool:
 
 
 def write_effects(w: StatementWriter) -> None:
-    """One function per move: the state after one instance of it (RESULT's part)."""
+    """One function per move: the state after one instance of it (RESULT's part); and one
+    per case with fixed arguments whose child is not a view of its parent, its effect
+    specialised to them (SUCCESSORS' and EXPAND's part)."""
     for move in w.game.moves:
         w.effect_function(f"effect_{move.kind}", f"move {move.name}", move.names, move.effect,
                           move.span, move.keeps_turn, move.turn_flags, outcome=False)
+        for k, case in enumerate(move.cases):
+            if case.args is not None and fixed_stores(w, case) is None:
+                arguments = ", ".join(literal(v) for v in case.args)
+                w.effect_function(case_effect(move, k), f"move {move.name}({arguments})", (),
+                                  case.effect, move.span, move.keeps_turn, move.turn_flags,
+                                  outcome=False)
 
 
 def write_chance(w: StatementWriter) -> None:
