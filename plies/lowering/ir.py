@@ -3,16 +3,18 @@
 Both code emitters read it: the Python code generator (``plies/interpreter/codegen/``) and the
 C emitter (``plies/native/emit.py``). Every decision that does not depend on the target is
 taken here, once: the state layout, which moves are written out one argument tuple at a time,
-which definitions are written in place, which aggregates are unrolled, which checks are
-proved unnecessary, which loops count as work for the search's limits, the cells each move
-may write, the tables of lines and neighbours.
+which definitions are written in place or specialised to their known arguments, which
+aggregates and loops are unrolled, which checks are proved unnecessary, which loops count as
+work for the search's limits, the cells each move may write, the tables of lines and
+neighbours.
 
 Every value is a number: a bool is 0 or 1, a player 1 or 2, a symbol its code; a game lowered
 with ``whole=False`` (for the Python back end) may also hold exact fractions (``Const`` of a
 ``Fraction``, ``Arith`` with ``/``), which the native back end refuses. Every name is resolved
 (parameters and constants are folded into ``Const``, state variables into ``Slot`` reads with
 their index arithmetic written out and checked), definitions are written in place or called
-(``Invoke``), small fixed aggregates are unrolled, ``line`` tests carry their table of lines
+(``Invoke``, of a function that may be specialised to some known arguments), small fixed
+aggregates are unrolled, ``line`` tests carry their table of lines
 and connectivity built-ins their neighbour tables. An emitter walks these nodes and writes
 code; it never looks at the AST or the checker's tables for a fact (the Python code generator
 reads the checked game only for the words of its comments and the names of symbols, and
@@ -258,6 +260,13 @@ class Function(Node):
     body: Expr
     span: ast.Span | None = None  # the definition
     body_span: ast.Span | None = None
+
+
+@node
+class NoMoveYet(Expr):
+    """True when no instance of the moves before this one was legal in the state: found only
+    as the precondition of a move's case, in place of ``not`` of the preconditions of every
+    case before it (a ``pass`` when no disc can be placed), which that is, already tested."""
 
 
 @node

@@ -2,11 +2,14 @@
 
 This is where the optimisations that do not depend on the target live, written once for both
 code emitters: slot arithmetic folded to numbers wherever the indices are known; definitions
-written in place where their arguments are known (else called, ``ir.Invoke``); small fixed
-aggregates and moves with fixed arguments unrolled; constant preconditions folded (a move
-instance that can never be legal is left out); ``ordered by`` keys that do not depend on the
-state sorted once, here; ``line`` tests as tables of lines (and, for a move's child, only the
-lines through the cells the move may write, from ``writes.py``); checks dropped where the
+written in place where their arguments are known, and where only some are, specialised to
+those (one function per tuple of known values, its body folded with them, written in place
+when it is small; within a budget, past which the generic function is called, ``ir.Invoke``);
+small fixed aggregates, ``for`` statements and moves with fixed arguments unrolled; constant
+preconditions folded (a move instance that can never be legal is left out); ``ordered by``
+keys that do not depend on the state sorted once, here; ``line`` tests as tables of lines
+(and, for a move's child, only the lines through the cells the move may write, from
+``writes.py``; a ``connects`` test only the groups of those cells); checks dropped where the
 checker's intervals prove them; loops that may run long marked to count as work.
 
 The work is shared out by concern: this module lowers the game, its moves, chance events and
@@ -112,7 +115,7 @@ class Lowering(ExpressionLowering, StatementLowering):
         end = self.end_branches()
         self.false_in_parent = {branch.test for branch in end} | set(self.alternatives())
         self.end = end
-        moves = tuple(self.move(move) for move in g.moves)
+        moves = self.no_move_yet(tuple(self.move(move) for move in g.moves))
         chances = tuple(self.chance(info) for info in g.chances.values())
         evaluate = self.at(g.evaluate.value) if g.evaluate is not None else None
         render = tuple(self.render_item(item) for item in (g.render.items if g.render else ()))
@@ -253,6 +256,42 @@ class Lowering(ExpressionLowering, StatementLowering):
         finally:
             self.repeats, self.written = saved
 
+    def no_move_yet(self, moves: tuple[ir.MoveIR, ...]) -> tuple[ir.MoveIR, ...]:
+        """The moves with a precondition that says no case before it is legal (``not`` of
+        those cases' preconditions, written out or through definitions) as ``ir.NoMoveYet``:
+        the searches have just tested each of them. Only after cases written out one by one,
+        each with a precondition."""
+        earlier: set[ir.Expr] | None = set()  # the tests the cases before are the or of
+        result = []
+        for move in moves:
+            cases = []
+            for case in move.cases:
+                test = case.precondition
+                if earlier is not None and earlier and isinstance(test, ir.Unary) \
+                        and test.op == "not" and self.disjuncts(test.operand) == earlier:
+                    case = ir.MoveCase(case.args, case.loops, ir.NoMoveYet(), case.effect,
+                                       case.end, case.written)
+                cases.append(case)
+            for case in move.cases:
+                if earlier is not None and (case.loops or case.precondition is None):
+                    earlier = None  # a loop's or an unconditional case: not one test each
+                elif earlier is not None:
+                    earlier |= self.disjuncts(case.precondition)
+            result.append(ir.MoveIR(**{**move.__dict__, "cases": tuple(cases)}))
+        return tuple(result)
+
+    def disjuncts(self, test: ir.Expr, depth: int = 0) -> set[ir.Expr]:
+        """The tests ``test`` is the ``or`` of, through the definitions it calls (their bodies
+        with the arguments for the parameters, when no name in them is bound again)."""
+        if isinstance(test, ir.Logic) and test.op == "or":
+            return self.disjuncts(test.left, depth) | self.disjuncts(test.right, depth)
+        if isinstance(test, ir.Invoke) and depth < 4:
+            function = self.functions[test.number]
+            if function is not None and not _binds(function.body, set(function.params)):
+                body = ir.substitute(function.body, dict(zip(function.params, test.args)))
+                return self.disjuncts(body, depth + 1)
+        return {test}
+
     def name_domains(self, binders) -> None:
         """Note the names the domains of a move's parameters bind (an ``ordered by`` key reads
         them)."""
@@ -388,6 +427,19 @@ class Lowering(ExpressionLowering, StatementLowering):
         return ir.Loop(names, result, key, charged, span)
 
 # ---- tables -----------------------------------------------------------------------------------
+
+
+def _binds(node, names: set[str]) -> bool:
+    """True when an ``ir.Let`` or a loop inside ``node`` binds one of ``names``."""
+    if isinstance(node, ir.Let):
+        return node.name in names or _binds(node.value, names) or _binds(node.body, names)
+    if isinstance(node, ir.Loop):
+        return not names.isdisjoint(node.names) or _binds(node.domain, names)
+    if isinstance(node, ir.Node):
+        return any(_binds(node.__dict__[field], names) for field in node._compared)
+    if isinstance(node, tuple):
+        return any(_binds(item, names) for item in node)
+    return False
 
 
 def _holds(game: CheckedGame, info: VarInfo) -> tuple[int, int] | None:

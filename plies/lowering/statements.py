@@ -58,7 +58,8 @@ class StatementLowering:
         lo, hi = info.lo, info.hi
         if lo is not None and hi is not None:
             interval = self.checked.intervals.get(id(node))
-            if not whole and interval is not None and lo <= interval[0] and interval[1] <= hi:
+            if not whole and interval is not None and lo <= interval[0] and interval[1] <= hi \
+                    or isinstance(value, ir.Const) and lo <= value.value <= hi:
                 lo = hi = None  # proved in range
             return ir.Store(slot, value, lo, hi, False,
                             self.check("range", stmt, stmt.target.name), stmt.span)

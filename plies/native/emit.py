@@ -687,6 +687,9 @@ class CEmitter:
         return (f"(nw_ <= {WRITTEN} ? line_through({self.state}, written_, nw_, {first}, "
                 f"{through}, {width}, {value}) : {every})")
 
+    def visit_NoMoveYet(self, node: ir.NoMoveYet) -> str:
+        return "(x->n == 0)"  # in expand: no child made so far
+
     def visit_Connects(self, node: ir.Connects) -> str:
         starts = self.table("side", node.starts)
         goals = self.table("side", node.goals)

@@ -133,3 +133,21 @@ def test_definitions_of_arrays_past_the_budget_are_one_function_per_item():
     assert len(model.code.source) < 2_000_000
     plain = load_source(countdown("move take(k in 1..2) when k <= n { n -= k }"), "h.game")
     assert model.solve().value == plain.solve().value == 1  # a12[1] is n: never past 5
+
+
+def test_a_childs_connects_test_floods_from_the_cell_the_move_wrote():
+    """Hex: the parent was not terminal, so a new chain goes through the stone just placed."""
+    model = plies.load("hex")
+    game = lower(model.checked)
+    for case in game.moves[0].cases:
+        cell = 1 + 3 * case.args[0] + case.args[1]
+        assert [branch.test.through for branch in case.end] == [(cell,), (cell,)]
+    assert all(not branch.test.through for branch in game.end)  # OUTCOME: the full test
+    assert "connects_through(child, 1, 5, " in model.code.source  # place(1, 1)
+    assert "connects_through(" in emit(game)
+    state = model.play_all(["place(0,0)", "place(0,1)", "place(1,0)", "place(1,1)"])
+    children = {str(move): (child, value) for move, child, value in model.expand(state)}
+    assert children["place(2,0)"] == (None, 1)  # Red's chain down the first column
+    for move, child, value in model.expand(state):  # each child as the full test says
+        assert model.outcome(model.result(state, move)) == value
+        assert (child is None) == (value is not None)

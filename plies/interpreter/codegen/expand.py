@@ -38,6 +38,10 @@ def write_expand(w: StatementWriter) -> None:
     if w.unpacked:
         w.writeline(", ".join(f"s{k}" for k in range(len(game.slots))) + ", = state")
     start = len(w.lines)
+    if any(isinstance(case.precondition, ir.NoMoveYet) for move in game.moves
+           for case in move.cases):
+        w.writeline("found = False  # a legal move")
+        w.no_move_yet = "(not found)"
     for move in game.moves:
         w.span = move.span
         w.writeline(f"# move {move.name}", move.span)
@@ -48,6 +52,7 @@ def write_expand(w: StatementWriter) -> None:
     if not any("yield " in line for line in w.lines[start:]):
         w.writeline("yield from ()  # no move is ever legal")
     w.unpacked = False
+    w.no_move_yet = ""
     w.outdent()
     w.blank()
 
@@ -58,6 +63,8 @@ def write_instance(w: StatementWriter, move: ir.MoveIR, case: ir.MoveCase, made:
     if case.precondition is not None:
         w.writeline(f"if {w.expr(case.precondition)}:", move.precondition_span)
         w.indent()
+    if w.no_move_yet:
+        w.writeline("found = True")
     assigned = fixed_stores(w, case)
     if assigned is not None:  # the child is a view of its parent
         view = {}

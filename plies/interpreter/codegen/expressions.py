@@ -37,6 +37,7 @@ class ExpressionWriter(CodeWriter):
         self.needs_child = False
         self.tables: dict[tuple, str] = {}  # line functions and neighbour tables, by what
         self.pending: list[list[str]] = []  # their definitions, written after the rest
+        self.no_move_yet = ""  # the test that no move was legal so far, in the moves' loop
 
     # -- reading the state --
 
@@ -171,6 +172,11 @@ class ExpressionWriter(CodeWriter):
 
     def visit_Call(self, node: ir.Call) -> str:
         return f"{node.function}({', '.join(self.expr(arg) for arg in node.args)})"
+
+    def visit_NoMoveYet(self, node: ir.NoMoveYet) -> str:
+        if not self.no_move_yet:
+            raise AssertionError("NoMoveYet outside a precondition")
+        return self.no_move_yet
 
     def visit_Invoke(self, node: ir.Invoke) -> str:
         name = ir.function_identifier(self.game.functions[node.number].name)

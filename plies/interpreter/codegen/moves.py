@@ -58,6 +58,7 @@ def write_actions(w: StatementWriter) -> None:
         w.indent()
         w.state = "state"
         w.writeline("moves = []")
+        w.no_move_yet = "(not moves)"
         for move in w.game.moves:
             w.span = move.span
             w.writeline(f"# move {move.name}", move.span)
@@ -75,6 +76,7 @@ def write_actions(w: StatementWriter) -> None:
                     w.outdent()
                 w.level -= depth
         w.span = None
+        w.no_move_yet = ""
         w.writeline("return moves")
         w.outdent()
         w.blank()
