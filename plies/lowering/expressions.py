@@ -242,11 +242,13 @@ class ExpressionLowering:
             return ir.substitute(body, _locals(rest))
         return ir.Invoke(self.function(helper, key), _flat(rest.values()))
 
-    def written_in_place(self, helper, bound) -> ir.Expr:
+    def written_in_place(self, helper, bound, lowered=None):
+        """``helper``'s body lowered with ``bound`` for its parameters (by ``lowered``:
+        ``expr``, or ``items`` for a definition of an array), within the inlining budget."""
         self.budget -= 1
         saved, self.env = self.env, bound
         try:
-            return self.expr(helper.decl.body)
+            return (lowered or self.expr)(helper.decl.body)
         finally:
             self.env = saved
 
@@ -382,13 +384,9 @@ class ExpressionLowering:
         it a call of one function per item."""
         bound = self.arguments(helper, args)
         if self.budget <= 0:
-            return tuple(ir.Invoke(number, _flat(bound.values())) for number in self.functions_of(helper))
-        self.budget -= 1
-        saved, self.env = self.env, bound
-        try:
-            return self.items(helper.decl.body)
-        finally:
-            self.env = saved
+            return tuple(ir.Invoke(number, _flat(bound.values()))
+                         for number in self.functions_of(helper))
+        return self.written_in_place(helper, bound, self.items)
 
     # -- built-ins on grids --
 
