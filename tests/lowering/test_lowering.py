@@ -143,7 +143,7 @@ def test_a_childs_connects_test_floods_from_the_cell_the_move_wrote():
         cell = 1 + 3 * case.args[0] + case.args[1]
         assert [branch.test.through for branch in case.end] == [(cell,), (cell,)]
     assert all(not branch.test.through for branch in game.end)  # OUTCOME: the full test
-    assert "connects_through(child, 1, 5, " in model.code.source  # place(1, 1)
+    assert "connects_through(child, 1, 5, SIDES_" in model.code.source  # place(1, 1)
     assert "connects_through(" in emit(game)
     state = model.play_all(["place(0,0)", "place(0,1)", "place(1,0)", "place(1,1)"])
     children = {str(move): (child, value) for move, child, value in model.expand(state)}
@@ -151,3 +151,12 @@ def test_a_childs_connects_test_floods_from_the_cell_the_move_wrote():
     for move, child, value in model.expand(state):  # each child as the full test says
         assert model.outcome(model.result(state, move)) == value
         assert (child is None) == (value is not None)
+
+
+def test_a_division_by_a_known_nonzero_number_is_plain_python():
+    source = plies.load("kalah").code.source  # (at + 1) mod (2 * pits): cannot fail
+    assert "% 6)" in source and "modulo(" not in source
+    text = countdown("move take(k in 1..2) when k <= n { n -= k }",
+                     terminal="n == 0 or n mod (n - n) > 9")
+    with pytest.raises(GameRuntimeError, match="division by zero"):
+        load_source(text, "g.game").solve()  # a divisor not known: still checked

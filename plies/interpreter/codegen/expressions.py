@@ -116,6 +116,9 @@ class ExpressionWriter(CodeWriter):
         if node.op == "+":
             return self.sum(node)
         left, right = self.expr(node.left), self.expr(node.right)
+        if node.op in ("div", "mod") and isinstance(node.right, ir.Const) \
+                and type(node.right.value) is int and node.right.value != 0:
+            return f"({left} {'//' if node.op == 'div' else '%'} {right})"  # cannot fail
         if node.op in _OPERATORS:
             return self.failing(f"{_OPERATORS[node.op]}({left}, {right})", node.check)
         return f"({left} {node.op} {right})"
@@ -200,11 +203,10 @@ class ExpressionWriter(CodeWriter):
         if function is None:
             function = self.tables[("connects_through",)] = "connects_through"
             self.pending.append(_CONNECTS_THROUGH)
-        starts, goals = self.side(node.starts), self.side(node.goals)
-        value = self.expr(node.value)
+        sides, value = self.sides(node.starts, node.goals), self.expr(node.value)
         return "(" + " or ".join(
             f"({self.read(ir.Const(slot))} == {value} and {function}({self.whole_state()}, "
-            f"{value}, {slot}, {starts}, {goals}, {table}))" for slot in node.through) + ")"
+            f"{value}, {slot}, {sides}, {table}))" for slot in node.through) + ")"
 
     def side(self, slots: tuple[int, ...]) -> str:
         """The name of a set of slots (a side of a grid), made once."""
@@ -213,6 +215,18 @@ class ExpressionWriter(CodeWriter):
         if name is None:
             name = self.tables[key] = f"SIDE_{len(self.tables)}"
             self.pending.append([f"{name} = {literal(frozenset(slots))}", ""])
+        return name
+
+    def sides(self, starts: tuple[int, ...], goals: tuple[int, ...]) -> str:
+        """The name of a table of two sides, made once: for every slot, 1 on the first side,
+        2 on the second, 3 on both."""
+        key = ("sides", starts, goals)
+        name = self.tables.get(key)
+        if name is None:
+            name = self.tables[key] = f"SIDES_{len(self.tables)}"
+            flags = tuple((slot in starts) + 2 * (slot in goals)
+                          for slot in range(len(self.game.slots)))
+            self.pending.append([f"{name} = {literal(flags)}", ""])
         return name
 
     def visit_Liberties(self, node: ir.Liberties) -> str:
@@ -312,15 +326,15 @@ def _line_code(read, lines, value: str) -> str:
 
 
 _CONNECTS_THROUGH = [
-    "def connects_through(state, value, slot, starts, goals, neighbours):",
+    "def connects_through(state, value, slot, sides, neighbours):",
     '    """Whether the group of cells holding value around slot (which holds it) reaches a',
-    '    start and a goal: a chain made by writing slot goes through it."""',
-    "    stack, seen, start, goal = [slot], {slot}, False, False",
+    '    start and a goal (sides: 1 for a start, 2 for a goal, by slot): a chain made by',
+    '    writing slot goes through it."""',
+    "    stack, seen, reached = [slot], {slot}, 0",
     "    while stack:",
     "        cell = stack.pop()",
-    "        start = start or cell in starts",
-    "        goal = goal or cell in goals",
-    "        if start and goal:",
+    "        reached |= sides[cell]",
+    "        if reached == 3:",
     "            return True",
     "        for near in neighbours[cell]:",
     "            if near not in seen and state[near] == value:",
