@@ -584,6 +584,10 @@ def validate(
                                   "reach every position.")] = DEFAULT_PLAYOUTS,
     seed: Annotated[int, typer.Option(
         "--seed", help="With --explore: seed of the random games.")] = 0,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0,
+        help="With --explore: stop exploring each file after S seconds and report what was "
+             "found (not exhaustive).")] = None,
 ) -> None:
     """Check game files: every error and warning, each with its place in the file."""
     params = _params(param)
@@ -606,7 +610,7 @@ def validate(
         exploration = None
         if explore and source is not None and not any(d.severity == "error" for d in diagnostics):
             exploration = explore_game(load_source(source, shown, **params), max_states=max_states,
-                                       playouts=playouts, seed=seed)
+                                       playouts=playouts, seed=seed, timeout=timeout)
             findings.extend(exploration.findings)
             explorations.append({"file": shown} | exploration.to_json())
         everything.extend(findings)

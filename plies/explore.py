@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from plies.errors import Diagnostic
 from plies.interpreter.model import GameModel, value_text
 from plies.interpreter.span import Span
+from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE
 
 DEFAULT_MAX_STATES = 100_000
@@ -92,7 +93,8 @@ class Exploration:
     """True when every reachable position was explored."""
     stopped_by: str | None
     """Why the walk was not exhaustive: "max-states" (the limit asked for), "memory" (the
-    budget of values and edges kept) or "interrupted" (Ctrl-C)."""
+    budget of values and edges kept), "timeout" (the time limit asked for) or "interrupted"
+    (Ctrl-C)."""
     playouts: int
     """Random games played after the breadth-first walk."""
     seed: int
@@ -105,6 +107,8 @@ class Exploration:
             extent = "not all: stopped at --max-states"
         elif self.stopped_by == "interrupted":
             extent = "not all: interrupted"
+        elif self.stopped_by == "timeout":
+            extent = "not all: stopped at --timeout"
         else:
             extent = "not all: the positions and moves kept filled the memory budget"
         if self.repeats:
@@ -129,7 +133,8 @@ class Exploration:
 
 
 def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
-            playouts: int = DEFAULT_PLAYOUTS, seed: int = 0) -> Exploration:
+            playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
+            timeout: float | None = None) -> Exploration:
     """Explore a game's reachable positions and report the problems found.
 
     Args:
@@ -137,11 +142,15 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
         max_states: The most distinct positions to keep (at least 1).
         playouts: Random games to play from the start when the walk was not exhaustive.
         seed: Seed of the random games (the same seed, the same games).
+        timeout: Seconds for the walk and the games together. The clock is read between
+            positions, and inside a position whose rules loop for long (``limits.count_work``),
+            so a single costly position cannot hold the exploration past it.
     """
-    explorer = _Explorer(model, max(1, max_states))
+    explorer = _Explorer(model, max(1, max_states), Limits(timeout=timeout))
+    explorer.next_check = explorer.limits.first_check()  # from here, the rules' work counts
     explorer.walk()
     played = 0
-    if explorer.stopped_by not in (None, "interrupted"):
+    if explorer.stopped_by not in (None, "interrupted", "timeout"):
         rng = random.Random(seed)
         try:
             for _ in range(playouts):
@@ -149,6 +158,8 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
                 played += 1
         except KeyboardInterrupt:  # Ctrl-C: keep what the games played so far found
             pass
+        except SearchStopped:  # the time limit: likewise
+            explorer.stopped_by = "timeout"
     on_cycle, order = strongly_connected(explorer.first_edge, explorer.targets)
     explorer.find_cycle(on_cycle)
     explorer.find_never_legal()
@@ -170,8 +181,11 @@ class _Explorer:
     ``targets[first_edge[i]:first_edge[i + 1]]`` (-1 for a child that was not kept).
     """
 
-    def __init__(self, model: GameModel, max_states: int):
+    def __init__(self, model: GameModel, max_states: int, limits: Limits):
         self.model = model
+        self.limits = limits
+        self.next_check = 0  # the count of positions judged at which to read the clock
+        self.judged = 0
         self.checked = model.checked
         self.max_states = max_states
         self.index: dict = {}
@@ -206,6 +220,10 @@ class _Explorer:
         """Breadth-first from the start, keeping at most ``max_states`` positions."""
         try:
             start = self.model.initial_state()
+        except SearchStopped:  # the time limit, inside a costly setup
+            self.stopped_by = "timeout"
+            self.first_edge.append(0)
+            return
         except Exception as error:  # noqa: BLE001 - a failing setup is a finding
             self.runtime(error, ())
             self.first_edge.append(0)
@@ -232,6 +250,8 @@ class _Explorer:
                 i += 1
         except KeyboardInterrupt:  # Ctrl-C: report what the walk found so far
             self.forget_from(i, "interrupted")
+        except SearchStopped:  # the time limit, between positions or inside one
+            self.forget_from(i, "timeout")
         self.first_edge.append(len(self.targets))
 
     def keep(self, state, parent: int, move) -> int:
@@ -277,7 +297,14 @@ class _Explorer:
     def judge(self, state, path) -> bool | None:
         """Run the rules that judge a position: True when it is terminal, False when it is not,
         None when the terminal test failed. ``path()`` gives the moves to the position (called
-        only when a problem is found: it walks up the tree)."""
+        only when a problem is found: it walks up the tree).
+
+        Raises:
+            SearchStopped: the time limit was reached.
+        """
+        if self.judged >= self.next_check:
+            self.next_check = self.limits.check(self.judged)
+        self.judged += 1
         model = self.model
         for function in model.render_items:
             if not self.runs(function, state, path):
@@ -329,6 +356,8 @@ class _Explorer:
                     self.legal_kinds.update(move.kind for move, _ in pairs)
                     self.check_effects(state, pairs, path)
                     return pairs
+        except SearchStopped:
+            raise
         except Exception:  # noqa: BLE001 - found again below, move by move, and reported
             pass
         pairs = []
@@ -405,6 +434,8 @@ class _Explorer:
         self.findings[key] = Finding(diagnostic, moves)
 
     def runtime(self, error: Exception, moves: tuple[str, ...]) -> None:
+        if isinstance(error, SearchStopped):
+            raise error  # the time limit reached inside the rules: not the game's fault
         mapped = self.model.runtime_error(error)
         if mapped is None:
             raise error  # not the game's code failing: a bug in plies, shown as such
