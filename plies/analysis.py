@@ -28,7 +28,8 @@ from plies.errors import UsageError
 from plies.interpreter.loader import load, parse_param
 from plies.interpreter.model import GameModel, value_text
 from plies.solvers import RepeatedPositionError, SearchResult, SolverError
-from plies.solvers.graph import TERMINAL, PositionFailedError, TooManyPositionsError
+from plies.solvers.graph import (TERMINAL, PositionFailedError, SolveStoppedError,
+                                 TooManyPositionsError)
 from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.strong import StrongSolution, strong_solve
 
@@ -206,12 +207,17 @@ class Analysis:
 
 def analyze(model: GameModel, played: list[str] | None = None, *,
             max_positions: int = ANALYZE_POSITIONS,
-            progress: Callable[[int], object] | None = None) -> Analysis:
+            progress: Callable[[int], object] | None = None,
+            timeout: float | None = None) -> Analysis:
     """Every move of the position after ``played`` with its value and remoteness.
+
+    ``timeout`` holds for the strong solve and the searches move by move together, inside a
+    position whose rules loop for long too.
 
     Raises:
         IllegalMoveError: a move of ``played`` is not legal.
         GameRuntimeError: the game's rules failed.
+        SolveStoppedError: ``timeout`` was reached.
         SolverError: the game cannot be solved (see ``plies.solvers``).
     """
     played = list(played or [])
@@ -220,9 +226,9 @@ def analyze(model: GameModel, played: list[str] | None = None, *,
     try:
         with game_errors(model, played):
             solution = strong_solve(model, state, max_positions=max_positions,
-                                    progress=progress)
+                                    progress=progress, timeout=timeout)
     except TooManyPositionsError as error:
-        return _analyze_by_search(model, played, state, started, error.limit)
+        return _analyze_by_search(model, played, state, started, error.limit, timeout)
     return analysis_of(model, played, solution, 0)
 
 
@@ -280,8 +286,9 @@ def analysis_of(model, played: list[str], solution: StrongSolution, i: int) -> A
                     words, rows, solution.method, solution.positions, solution.seconds)
 
 
-def _analyze_by_search(model, played, state, started, limit) -> Analysis:
-    """The analysis of a game too big to solve strongly: each move searched on its own."""
+def _analyze_by_search(model, played, state, started, limit, timeout) -> Analysis:
+    """The analysis of a game too big to solve strongly: each move searched on its own, in the
+    time ``timeout`` leaves."""
     if model.is_terminal(state):
         value = model.utility(state)
         return Analysis(model, played, TERMINAL, value, True, 0.0, 0,
@@ -294,12 +301,16 @@ def _analyze_by_search(model, played, state, started, limit) -> Analysis:
         pairs = [(m, None, child) for m, child in model.successors(state)]
     judged = []
     for move, probability, child in pairs:
+        left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
         try:
-            result = model.solve("auto", state=child)
+            result = model.solve("auto", state=child, timeout=left)
         except RepeatedPositionError:
             raise SolverError(f"the game has more than {limit:,} positions from here and its "
                               "positions repeat, so its moves cannot be searched one by one; "
                               "raise --max-positions") from None
+        if result.stopped == "timeout":  # this move's value is not known
+            raise SolveStoppedError("timeout", timeout, f"searching move {move} ("
+                                    f"{len(judged)} of {len(pairs)} moves valued)")
         judged.append((move, probability, result.value))
     if role == CHANCE:
         value = sum(p * v for _, p, v in judged)
@@ -394,29 +405,38 @@ def solve_game(model: GameModel, played: list[str] | None = None, algorithm: str
 
     ``options`` are those of ``plies.solvers.solve``. ``auto`` uses a strong solver when the
     game declares ``endless`` or its search meets a repeated position; ``max_nodes`` then caps
-    the positions it may solve.
+    the positions it may solve, and ``timeout`` stops it (``SolveStoppedError``: a strong solve
+    has no value before its end).
     """
     played = list(played or [])
     state = model.play_all(played)
     endless = getattr(model, "endless_value", None) is not None
     if algorithm == "auto" and options.get("depth") is None and endless:
-        return _strong_result(model, played, state, options.get("max_nodes"))
+        return _strong_result(model, played, state, options.get("max_nodes"),
+                              options.get("timeout"))
     try:
         result = model.solve(algorithm, state=state, **options)
     except RepeatedPositionError:
         if algorithm != "auto" or options.get("depth") is not None:
             raise
-        return _strong_result(model, played, state, options.get("max_nodes"))
+        return _strong_result(model, played, state, options.get("max_nodes"),
+                              options.get("timeout"))
     solved = Solved(result)
     if not result.proved or result.stopped:
         solved.remoteness_note = "unknown: the value is not proved"
         return solved
+    timeout = options.get("timeout")
     try:
         with game_errors(model, played):
-            solution = strong_solve(model, state, max_positions=REMOTENESS_POSITIONS)
+            solution = strong_solve(model, state, max_positions=REMOTENESS_POSITIONS,
+                                    timeout=None if timeout is None else
+                                    max(0.0, timeout - result.seconds))
     except TooManyPositionsError:
         solved.remoteness_note = (f"not computed: more than {REMOTENESS_POSITIONS:,} positions "
                                   "(plies solve --strong computes it)")
+        return solved
+    except SolveStoppedError:
+        solved.remoteness_note = "not computed: stopped at --timeout"
         return solved
     if solution.exact and solution.values[0] == result.value:
         best = solution.best_line(0) if model.to_move(state) != CHANCE else []
@@ -438,9 +458,9 @@ def _add_remoteness(model, solved: Solved, solution: StrongSolution, state) -> N
                                   "none: play can go on forever")
 
 
-def _strong_result(model, played, state, max_positions) -> Solved:
+def _strong_result(model, played, state, max_positions, timeout) -> Solved:
     with game_errors(model, played):
-        solution = strong_solve(model, state, max_positions=max_positions)
+        solution = strong_solve(model, state, max_positions=max_positions, timeout=timeout)
     line = solution.best_line(0)
     result = SearchResult(
         value=solution.values[0],

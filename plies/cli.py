@@ -125,18 +125,25 @@ def _reports_errors(command):
             _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
         except (PliesError, solvers.SolverError, ValueError) as error:
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
-                  f"error: {error}", moves=getattr(error, "moves", None))
+                  f"error: {error}", moves=getattr(error, "moves", None),
+                  stopped_by=getattr(error, "stopped_by", None))
 
     return wrapper
 
 
-def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), moves=None):
-    """Report an error (as text on stderr, or as JSON on stdout) and exit with ``code``."""
+def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), moves=None,
+          stopped_by: str | None = None):
+    """Report an error (as text on stderr, or as JSON on stdout) and exit with ``code``.
+
+    ``stopped_by`` (a limit that stopped a strong solve: ``timeout``) is added to the JSON.
+    """
     if as_json:
-        typer.echo(json.dumps({"error": kind, "message": message,
-                               "diagnostics": [d.to_json() for d in diagnostics],
-                               "moves": None if moves is None else [str(m) for m in moves]},
-                              indent=2))
+        report = {"error": kind, "message": message,
+                  "diagnostics": [d.to_json() for d in diagnostics],
+                  "moves": None if moves is None else [str(m) for m in moves]}
+        if stopped_by is not None:
+            report["stopped_by"] = stopped_by
+        typer.echo(json.dumps(report, indent=2))
     else:
         typer.echo(message, err=True)
     raise typer.Exit(code=code) from None
@@ -219,7 +226,7 @@ def solve(
         return
     model = _loaded_at(game, params, moves)
     if strong:
-        _strong_solve(model, moves, db, as_json, max_nodes)
+        _strong_solve(model, moves, db, as_json, max_nodes, timeout)
         return
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
     if backend == "native":
@@ -425,6 +432,10 @@ def analyze(
         "--max-positions", min=1, help="Solve every reachable position up to this many; past "
                                        "it, each move is searched on its own, without "
                                        "remoteness.")] = 5_000_000,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop after S seconds with an error (no value is known "
+                                   "before the end); with a range, each combination's "
+                                   "search stops there, as solve's does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Every legal move with its exact value and remoteness, best first, and a verdict.
@@ -435,10 +446,10 @@ def analyze(
     params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
     if ranges:
-        _sweep_table(game, params, ranges, moves, "auto", {}, as_json)
+        _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
         return
     model = _loaded_at(game, params, moves)
-    analysis = analyze_position(model, moves, max_positions=max_positions)
+    analysis = analyze_position(model, moves, max_positions=max_positions, timeout=timeout)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
 
 
@@ -509,10 +520,10 @@ def _sweep_table(game, params, ranges, moves, algorithm, options, as_json) -> No
         typer.echo(sweep_table(rows, list(ranges)))
 
 
-def _strong_solve(model, moves, db, as_json, max_positions=None) -> None:
+def _strong_solve(model, moves, db, as_json, max_positions=None, timeout=None) -> None:
     """Solve every position reachable from the start (or --from); store them with --db.
 
-    ``--max-nodes`` caps the positions.
+    ``--max-nodes`` caps the positions; ``--timeout`` the time (a SolveStoppedError).
     """
     from plies import database
     from plies.analysis import game_errors, strong_summary, strong_text
@@ -530,7 +541,7 @@ def _strong_solve(model, moves, db, as_json, max_positions=None) -> None:
     try:
         with game_errors(model, moves):
             solution = strong_solve(model, model.play_all(moves), max_positions=max_positions,
-                                    progress=progress)
+                                    progress=progress, timeout=timeout)
     except TooManyPositionsError as error:
         raise solvers.SolverError(f"{error}; --max-nodes N allows more") from None
     if show:

@@ -49,7 +49,7 @@ def test_the_examples_run_on_files_are_found():
 STATED_ELSEWHERE = {"--param", "--backend"}
 
 
-@pytest.mark.parametrize("name", ["play", "explain", "tree", "perft"])
+@pytest.mark.parametrize("name", ["play", "explain", "tree", "perft", "analyze"])
 def test_each_synopsis_lists_every_option(name):
     text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     synopsis = re.search(rf"`plies {name} GAME[^`]*`", text).group(0)

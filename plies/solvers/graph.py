@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import GameContractError, SolverError
+from .limits import NEVER, Limits, SearchStopped
 from .protocol import CHANCE, MAX, MIN, Game, Move, State, Value
 
 TERMINAL = 2
 """``roles[i]`` of a terminal position (MAX, MIN and CHANCE are 1, -1 and 0)."""
 
 PROGRESS_POSITIONS = 1 << 16
-"""How often (in positions found) exploration reports progress and checks its limits."""
+"""How often (in positions found) exploration reports progress and checks ``max_positions``."""
 
 
 class TooManyPositionsError(SolverError):
@@ -37,6 +38,18 @@ class TooManyPositionsError(SolverError):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"the game has more than {limit:,} positions")
+
+
+class SolveStoppedError(SolverError):
+    """The time limit stopped a strong solve: no position's value is known.
+
+    Attributes:
+        stopped_by: Why it stopped: ``timeout``.
+    """
+
+    def __init__(self, stopped_by: str, timeout: float, doing: str) -> None:
+        self.stopped_by = stopped_by
+        super().__init__(f"stopped at --timeout ({timeout:g} s) while {doing}")
 
 
 class PositionFailedError(SolverError):
@@ -160,6 +173,7 @@ def explore(
     *,
     max_positions: int | None = None,
     progress: Callable[[int], object] | None = None,
+    limits: Limits | None = None,
 ) -> PositionGraph:
     """Find every position reachable from ``start``, breadth-first.
 
@@ -168,11 +182,17 @@ def explore(
         start: The first position (default: the initial state).
         max_positions: Refuse games with more positions than this.
         progress: Called with the number of positions found so far, every 65,536 of them.
+        limits: A time limit (``Limits(timeout=...)``), read between positions and inside a
+            position whose rules loop for long (``limits.count_work``). None: no limit of its own.
 
     Raises:
         TooManyPositionsError: more than ``max_positions`` positions.
         PositionFailedError: a game method failed; the original error is its ``__cause__``.
+        SolveStoppedError: the time limit of ``limits`` was reached.
     """
+    # From here the work of the game's rules counts against the limits; without them, against
+    # those of whoever called (plies play's time for one step).
+    next_limit = NEVER if limits is None else limits.first_check()
     if start is None:
         start = game.initial_state()
     graph = PositionGraph(game)
@@ -182,8 +202,9 @@ def explore(
     result = game.result
     chance_outcomes = game.chance_outcomes if game.has_chance else None
     limit = max_positions if max_positions is not None else -1
-    # Check the limit and report progress when this many positions are known.
+    # Check max_positions and report progress when this many positions are known,
     next_report = PROGRESS_POSITIONS if limit < 0 else min(PROGRESS_POSITIONS, limit + 1)
+    next_check = min(next_report, next_limit)  # and read the limits: one comparison a position
     states.append(start)
     index[start] = 0
     # The inner loop runs once per move of every position: names are bound to locals.
@@ -233,16 +254,25 @@ def explore(
             add_utility(None)
             add_children(kids)
             i += 1
-            if found >= next_report:
+            if found >= next_check:
                 if 0 <= limit < found:
                     raise TooManyPositionsError(limit)
-                next_report = found + PROGRESS_POSITIONS
-                if limit >= 0:
-                    next_report = min(next_report, limit + 1)
-                if progress is not None:
-                    progress(found)
+                if found >= next_report:
+                    next_report = found + PROGRESS_POSITIONS
+                    if limit >= 0:
+                        next_report = min(next_report, limit + 1)
+                    if progress is not None:
+                        progress(found)
+                if found >= next_limit:
+                    next_limit = limits.check(found)
+                next_check = min(next_report, next_limit)
     except TooManyPositionsError:
         raise
+    except SearchStopped as stop:  # the time limit, between positions or inside one
+        if limits is None:
+            raise  # the limits of the caller, who catches it
+        raise SolveStoppedError(stop.reason, limits.timeout,
+                                f"finding the positions ({found:,} found, none valued)") from None
     except GameContractError as error:
         _forget_from(graph, i)
         raise GameContractError(str(error), _line_or_empty(graph, i)) from None

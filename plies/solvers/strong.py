@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
-from .graph import TERMINAL, PositionGraph, explore
+from .graph import TERMINAL, PositionGraph, SolveStoppedError, explore
+from .limits import Limits
 from .policy import solve_chance
 from .protocol import CHANCE, MAX, Game, Move, State, Value
 from .remoteness import hurries, remoteness
@@ -152,6 +153,7 @@ def strong_solve(
     max_positions: int | None = None,
     exact_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
+    timeout: float | None = None,
 ) -> StrongSolution:
     """The value and remoteness of every position reachable from ``state``.
 
@@ -164,15 +166,23 @@ def strong_solve(
             ``policy.EXACT_LIMIT``, or value iteration throughout for a game with more than
             ``policy.EXACT_POSITIONS`` positions.
         progress: Called with the number of positions found, every 65,536 of them.
+        timeout: Seconds for the whole solve. The clock is read between the positions found,
+            inside a position whose rules loop for long, and once the positions are all found
+            (valuing them is not stopped half way).
 
     Raises:
         TooManyPositionsError: more than ``max_positions`` positions.
+        SolveStoppedError: ``timeout`` was reached.
         PositionFailedError: a game method failed while exploring (the cause is attached).
         EndlessPlayError: a value depends on the worth of endless play, which is not declared.
         NotStoppingError: a game with chance that the players can keep going forever.
     """
     started = perf_counter()
-    graph = explore(game, state, max_positions=max_positions, progress=progress)
+    limits = None if timeout is None else Limits(timeout=timeout)
+    graph = explore(game, state, max_positions=max_positions, progress=progress, limits=limits)
+    if limits is not None and perf_counter() >= limits.deadline:
+        raise SolveStoppedError("timeout", timeout,
+                                f"finding the positions ({len(graph):,} found, none valued)")
     explored = perf_counter()
     endless = getattr(game, "endless_value", None)
     if CHANCE not in graph.roles:
