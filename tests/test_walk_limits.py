@@ -196,3 +196,14 @@ def test_a_rule_failing_in_a_costly_position_is_reported_at_its_line(tmp_path, w
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{game}{FAULT}")  # then the moves to the position
     assert "Traceback" not in result.output
+
+
+def test_solve_leaves_out_the_remoteness_when_the_time_is_up(tmp_path):
+    """A search of fewer nodes than the clock's first interval proves the value at --timeout 0;
+    the strong solve for the remoteness after it then stops before valuing anything."""
+    game = tmp_path / "cheap.game"
+    game.write_text(COSTLY_MOVE.replace("1..10000", "1..2"))
+    timed = runner.invoke(app, ["solve", "--timeout", "0", str(game)])
+    assert timed.exit_code == 0, timed.output
+    assert "remoteness not computed: stopped at --timeout\n" in timed.stdout
+    assert "remoteness 3\n" in runner.invoke(app, ["solve", str(game)]).stdout
