@@ -28,8 +28,8 @@ from pathlib import Path
 
 import plies
 from plies.errors import PliesError
-from plies.interpreter.values import show_value
-from plies.interpreter.loader import parse_param
+from plies.frontend.values import show_value
+from plies.game.loader import parse_param
 from plies.solvers import RepeatedPositionError, SolverError
 from plies.solvers.strong import strong_solve
 

@@ -102,7 +102,7 @@ def native_side(label: str, game: str, algorithm: str = "auto", params: dict | N
 
     def make() -> Callable[[], tuple]:
         import plies
-        from plies.native.engine import NativeGame
+        from plies.backends.native.engine import NativeGame
 
         model = plies.load(game, **(params or {}))
         if build_only:
@@ -123,7 +123,7 @@ def _fresh_build(native_game, model):
     import tempfile
     with tempfile.TemporaryDirectory() as directory:
         os.environ["PLIES_CACHE_DIR"] = directory
-        from plies.native import build
+        from plies.backends.native import build
         build._loaded.clear()
         native = native_game(model)
         return native.solve().value

@@ -8,7 +8,7 @@ times GamesmanPy's 25,000 positions per second: 250,000.
 
 Memory is measured in a separate run of each case under ``tracemalloc`` (which slows Python
 down, so it is never timed): the peak of everything the solve allocated, over the positions.
-The database column is one ``plies.database.write`` of the solution, timed and sized. So that
+The database column is one ``plies.commands.database.write`` of the solution, timed and sized. So that
 a loaded machine can be seen for what it is, each run also times the game's own rules alone
 (every position's outcome and children, which any solver must ask for): "x the rules alone"
 is the strong solve's time over that floor.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import plies
-from plies import database
+from plies.commands import database
 from plies.solvers.strong import strong_solve
 
 RESULTS = Path(__file__).parent / "results" / "strong.json"

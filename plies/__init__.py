@@ -7,7 +7,7 @@
 """
 
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
-from plies.interpreter.loader import load, load_source, validate_source
+from plies.game.loader import load, load_source, validate_source
 
 __version__ = "0.1.0"
 
@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 def __getattr__(name: str):
     """``plies.tree``, imported when first used: the command line's start does not need it."""
     if name == "tree":
-        from plies.treeview import search_tree
+        from plies.commands.treeview import search_tree
         return search_tree
     raise AttributeError(f"module 'plies' has no attribute {name!r}")
 

@@ -2,9 +2,9 @@
 
 Three things live there, each in its own file or folder:
 - the parser's tables (``plies.grammar``): building them takes 0.1 s, reading them 0.01 s;
-- checked and generated games (``plies.interpreter.game_cache``): reading one back skips the
+- checked and generated games (``plies.game.game_cache``): reading one back skips the
   parser, the checker and the code generator;
-- native modules (``plies.native.build``): compiling one with a C compiler takes about a second.
+- native modules (``plies.backends.native.build``): compiling one with a C compiler takes about a second.
 
 Everything in it can be deleted at any time; it is built again when needed. When there is no
 usable directory (no home, read-only, a file in the way) plies works without it.

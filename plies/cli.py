@@ -23,12 +23,12 @@ except ImportError:  # pragma: no cover - Typer before 0.28
 
 from plies import __version__, solvers
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
-from plies.explore import DEFAULT_MAX_STATES, DEFAULT_PLAYOUTS, Finding
-from plies.explore import explore as explore_game
-from plies.interpreter.loader import (check_source, display_path, find_game, load, load_source,
+from plies.commands.explore import DEFAULT_MAX_STATES, DEFAULT_PLAYOUTS, Finding
+from plies.commands.explore import explore as explore_game
+from plies.game.loader import (check_source, display_path, find_game, load, load_source,
                                       parse_param, read_source,
                                       validate_source)
-from plies.interpreter.model import IllegalMoveError, value_text
+from plies.game.model import IllegalMoveError, value_text
 from plies.solvers.perft import perft as count_positions
 
 class _Commands(TyperGroup):
@@ -214,7 +214,7 @@ def solve(
 
     A parameter given as a range (--param width=4..6) solves every combination into a table.
     """
-    from plies.analysis import parse_params, solve_game
+    from plies.commands.analysis import parse_params, solve_game
     if db is not None and not strong:
         raise UsageError("--db stores a strong solution: add --strong")
     params, ranges = parse_params(param)
@@ -230,7 +230,7 @@ def solve(
         return
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
     if backend == "native":
-        from plies.native.backend import with_backend
+        from plies.backends.native.backend import with_backend
         model = with_backend(model, backend, _notice)
     solved = solve_game(model, moves, algorithm, progress=progress, **options)
     if progress is not None:
@@ -357,7 +357,7 @@ def _unknown(model, solved, depth: int | None) -> str:
 
 
 def _json_value(value):
-    from plies.analysis import json_param
+    from plies.commands.analysis import json_param
     return json_param(value)
 
 
@@ -366,7 +366,7 @@ _STOPPED_BY = {"interrupted": "Ctrl-C"}
 
 
 def _result_text(model, solved, moves, depth: int | None = None) -> str:
-    from plies.analysis import remoteness_line, shown_value, strong_status
+    from plies.commands.analysis import remoteness_line, shown_value, strong_status
     result = solved.result
     value = result.value
     if value is None:
@@ -442,7 +442,7 @@ def analyze(
 
     A parameter given as a range (--param width=4..6) solves every combination into a table.
     """
-    from plies.analysis import analysis_text, analyze as analyze_position, parse_params
+    from plies.commands.analysis import analysis_text, analyze as analyze_position, parse_params
     params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
     if ranges:
@@ -468,8 +468,8 @@ def query(
         "--output", "-o", help="With --export: write to FILE instead of standard output.")] = None,
 ) -> None:
     """Read a strong solution: a position's moves with values and remoteness, as analyze does."""
-    from plies.analysis import analysis_text
-    from plies.database import SolutionDatabase
+    from plies.commands.analysis import analysis_text
+    from plies.commands.database import SolutionDatabase
     if export is not None and export not in ("csv", "jsonl"):
         raise UsageError(f"--export takes csv or jsonl; got '{export}'")
     stored = SolutionDatabase(file)
@@ -500,7 +500,7 @@ def _loaded_at(game, params, moves):
 
 def _sweep_table(game, params, ranges, moves, algorithm, options, as_json) -> None:
     """Solve every combination of the parameter ranges; print a table (or JSON)."""
-    from plies.analysis import sweep, sweep_table
+    from plies.commands.analysis import sweep, sweep_table
     show = sys.stderr.isatty() and not as_json
 
     def progress(done, total, values) -> None:
@@ -525,8 +525,8 @@ def _strong_solve(model, moves, db, as_json, max_positions=None, timeout=None) -
 
     ``--max-nodes`` caps the positions; ``--timeout`` the time (a SolveStoppedError).
     """
-    from plies import database
-    from plies.analysis import game_errors, strong_summary, strong_text
+    from plies.commands import database
+    from plies.commands.analysis import game_errors, strong_summary, strong_text
     from plies.solvers.graph import TooManyPositionsError
     from plies.solvers.strong import strong_solve
     show = sys.stderr.isatty() and not as_json
@@ -553,7 +553,7 @@ def _strong_solve(model, moves, db, as_json, max_positions=None, timeout=None) -
 
 def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> None:
     """``tree --format efg``: the whole game tree for Gambit, to standard output or a file."""
-    from plies.efg import efg_tree
+    from plies.commands.efg import efg_tree
     if depth is not None:
         raise UsageError("--format efg writes the whole game tree: --depth does not apply")
     try:
@@ -570,7 +570,7 @@ def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> 
 
 
 def _show_param(value) -> str:
-    from plies.interpreter.values import show_value
+    from plies.frontend.values import show_value
     return show_value(value)
 
 
@@ -654,8 +654,8 @@ def fmt(
                         "any would.")] = False,
 ) -> None:
     """Lay out game files in the canonical style, in place; comments and meaning are kept."""
-    from plies.formatter import format_file
-    from plies.interpreter.vocabulary import plural
+    from plies.commands.formatter import format_file
+    from plies.frontend.vocabulary import plural
     for path in files:
         if not path.is_file():
             raise UsageError(f"no game file '{path}'")
@@ -690,7 +690,7 @@ def run_tests(
                                    "may take in one check.")] = 10_000_000,
 ) -> None:
     """Run the `test` blocks of game files: moves, terminal, utility, perft, value."""
-    from plies.testing import run_files
+    from plies.commands.testing import run_files
     paths = [find_game(name) for name in files]
     if not run_files(paths, typer.echo, verbose=verbose, max_nodes=max_nodes):
         raise typer.Exit(code=1)
@@ -705,10 +705,10 @@ def compile_game(game: GameArgument, param: ParamOption = None,
     source = read_source(path)
     checked = check_source(source, display_path(path), _params(param))
     if backend == "native":
-        from plies.native.engine import native_source
+        from plies.backends.native.engine import native_source
         typer.echo(native_source(checked), nl=False)
         return
-    from plies.interpreter.compiler import generate
+    from plies.backends.python.compiler import generate
     typer.echo(generate(checked).source, nl=False)
 
 
@@ -744,7 +744,7 @@ def perft(
         raise UsageError("--backend native counts without limits: drop --max-nodes and "
                          "--timeout, or count in Python")
     if backend == "native" and not distinct:
-        from plies.native.backend import native_perft
+        from plies.backends.native.backend import native_perft
         result = native_perft(model, depth, start, _notice)
     try:
         if result is None:
@@ -808,7 +808,7 @@ _FEATURES = {  # by the name of the node class (ast.py) that shows the feature
 def info(game: GameArgument, param: ParamOption = None,
          as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Describe a game: players, parameters, moves, chance events, bounds, features used."""
-    from plies.interpreter import ast
+    from plies.frontend import ast
     model = load(game, **_params(param))
     checked = model.checked
     program = checked.program
@@ -881,7 +881,7 @@ def _signature(name: str, binders) -> str:
 
 
 def _default(param):
-    from plies.interpreter.loader import _constant
+    from plies.game.loader import _constant
     value = _constant(param.default)
     return value if value is not None else "?"
 
@@ -915,7 +915,7 @@ def play(
 
     Small games are solved whole first, so the solver picks moves by value, then remoteness.
     """
-    from plies.play import PlaySession, timed_oracle
+    from plies.commands.play import PlaySession, timed_oracle
     model = load(game, **_params(param))
     side = _side(model, side)
     # None when a rule fails somewhere (play on, and report it where it is met) or is too slow
@@ -931,7 +931,7 @@ def play(
 
 def _side(model, side: str) -> str:
     """The side ``--as`` names: MAX, MIN, both or none, or the role of the player named."""
-    from plies.play import SIDES
+    from plies.commands.play import SIDES
     if side in SIDES:
         return side
     roles = {name: role.upper() for name, role in model.checked.players}
@@ -971,8 +971,8 @@ def explain(
         "--json", help="Print the steps and the searched nodes as JSON.")] = False,
 ) -> None:
     """Watch the search step by step: alpha and beta, backed-up values, cut-offs."""
-    from plies.explain import explain as explain_search
-    from plies.explain import explanation, explanation_json
+    from plies.commands.explain import explain as explain_search
+    from plies.commands.explain import explanation, explanation_json
     model = load(game, **_params(param))
     algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
     search = explain_search(model, algorithm, state=start, before=_moves(from_moves),
@@ -1015,8 +1015,9 @@ def tree(
     import shutil
     import subprocess
 
-    from plies.explain import recorded, stop_note
-    from plies.treeview import dot_tree, text_tree, tree_json
+    from plies.commands.explain import stop_note
+    from plies.commands.treeview import recorded
+    from plies.commands.treeview import dot_tree, text_tree, tree_json
     if output_format in ("svg", "png") and output is None:
         raise UsageError(f"--format {output_format} writes a file: give it with -o FILE")
     if output is not None:
@@ -1083,5 +1084,5 @@ def _write(output: Path, data: bytes) -> None:
 @_reports_errors
 def lsp() -> None:
     """Run the language server for editors on standard input and output (needs plies[lsp])."""
-    from plies.lsp import serve
+    from plies.commands.lsp import serve
     serve()

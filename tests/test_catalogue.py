@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from plies.interpreter.loader import parse_param, validate_source
+from plies.game.loader import parse_param, validate_source
 
 CATALOGUE = Path(__file__).parent / "catalogue"
 CASES = sorted(CATALOGUE.glob("*.game"), key=lambda path: int(path.name.split("_")[0]))

@@ -278,7 +278,7 @@ def test_version():
 
 def interrupt_after(monkeypatch, calls: int) -> None:
     """Make every solve act as if Ctrl-C came after ``calls`` calls making children."""
-    from plies.interpreter.model import GameModel
+    from plies.game.model import GameModel
     solve = GameModel.solve
 
     def interrupted(self, *args, **kwargs):

@@ -177,8 +177,8 @@ def test_play_stops_when_the_rules_of_one_step_outlast_think(costly):
 def test_the_strong_solve_before_play_is_given_up_after_think_seconds():
     """A game small enough to be solved whole before play, but each of whose positions loops
     for long: given too little time the solve is given up (play then judges by searching)."""
-    from plies.interpreter.loader import load_source
-    from plies.play import timed_oracle
+    from plies.game.loader import load_source
+    from plies.commands.play import timed_oracle
     model = load_source(toil("for i in 1..1000 { for j in 1..1000 { x = i } }"), "toil.game")
     assert timed_oracle(model, None, None, 0.01) is None
     oracle = timed_oracle(model, None, None, 100)

@@ -11,7 +11,7 @@ import concurrent.futures
 
 import pytest
 
-from plies.interpreter.loader import load_source
+from plies.game.loader import load_source
 
 HANG_GUARD = 60  # seconds: ten times what a slow machine needs
 
@@ -64,10 +64,10 @@ def test_a_long_line_on_a_big_grid_is_scanned_not_listed():
     ((1, 1, 1, 1, 1, 1, 1, 1, 1), 4, False),  # no line of 4 on a 3 x 3 board
 ])
 def test_a_scan_finds_exactly_the_lines_of_the_listed_table(board, k, expected):
-    from plies.interpreter.checked import VarInfo
+    from plies.frontend.checked import VarInfo
     from plies.lowering.layout import grid_lines as _grid_lines
-    from plies.interpreter.runtime import line_scan
-    from plies.interpreter import types as T
+    from plies.frontend.runtime import line_scan
+    from plies.frontend import types as T
     state = (9,) + board  # the grid sits at offset 1, as after the turn
     listed = any(all(state[cell] == 1 for cell in line)
                  for line in _grid_lines(VarInfo(None, T.Grid(T.INT, 3, 3), 1, 9), k))

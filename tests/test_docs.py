@@ -32,8 +32,8 @@ from typer.testing import CliRunner
 
 from plies.cli import app
 from plies.errors import GameRuntimeError
-from plies.interpreter.loader import load_source, parse_param, validate_source
-from plies.interpreter.runtime import GameFault
+from plies.game.loader import load_source, parse_param, validate_source
+from plies.frontend.runtime import GameFault
 from plies.solvers import CHANCE, MAX, MIN, solve
 
 ROOT = Path(__file__).resolve().parent.parent

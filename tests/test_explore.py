@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from plies import explore as exploring
+from plies.commands import explore as exploring
 from plies.cli import app
-from plies.explore import explore, strongly_connected
-from plies.interpreter.loader import display_path, games_directory, load, load_source
+from plies.commands.explore import explore, strongly_connected
+from plies.game.loader import display_path, games_directory, load, load_source
 
 CATALOGUE = Path(__file__).parent / "explore"
 CASES = sorted(CATALOGUE.glob("*.game"))

@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from plies import formatter
+from plies.commands import formatter
 from plies.cli import app
 from plies.errors import GameFileError
-from plies.formatter import FormatError, format_source
-from plies.interpreter.checker import check
-from plies.interpreter.compiler import generate
-from plies.interpreter.parser import parse
+from plies.commands.formatter import FormatError, format_source
+from plies.frontend.checker import check
+from plies.backends.python.compiler import generate
+from plies.frontend.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "games").glob("*.game"))
@@ -256,6 +256,6 @@ def test_fmt_of_a_binary_file_says_so(tmp_path):
 
 
 def test_the_language_server_formats_as_fmt_does_and_leaves_a_broken_file_alone():
-    from plies.lsp import formatted
+    from plies.commands.lsp import formatted
     assert formatted("game g\nterminal  true\n", "g.game") == "game g\nterminal true\n"
     assert formatted("game g\nterminal n =\n", "g.game") is None

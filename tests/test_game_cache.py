@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 import plies
-from plies.interpreter import ast, game_cache, loader
-from plies.interpreter.checked import TABLES_BY_NODE_ID
-from plies.interpreter.writes import move_writes
-from plies.interpreter.loader import load_source
+from plies.frontend import ast
+from plies.game import game_cache, loader
+from plies.frontend.checked import TABLES_BY_NODE_ID
+from plies.frontend.writes import move_writes
+from plies.game.loader import load_source
 
 GAMES = Path(__file__).parent.parent / "games"
 
@@ -51,8 +52,8 @@ def no_parsing(monkeypatch) -> None:
     """From here on, parsing or checking a game fails the test."""
     def refuse(*args, **kwargs):
         raise AssertionError("the game was parsed again")
-    monkeypatch.setattr("plies.interpreter.parser.parse", refuse)
-    monkeypatch.setattr("plies.interpreter.checker.check", refuse)
+    monkeypatch.setattr("plies.frontend.parser.parse", refuse)
+    monkeypatch.setattr("plies.frontend.checker.check", refuse)
 
 
 def test_a_game_loaded_again_is_read_back_without_parsing(cache, monkeypatch):
@@ -74,7 +75,7 @@ def test_a_game_read_back_solves_without_reading_its_checked_game_or_compiling(c
     monkeypatch.setattr(game_cache, "_checked_game", lambda data: read.append(1) or real(data))
     def no_compiling(*args, **kwargs):
         raise AssertionError("the game was compiled again")
-    monkeypatch.setattr("plies.interpreter.generated.compile", no_compiling, raising=False)
+    monkeypatch.setattr("plies.backends.python.generated.compile", no_compiling, raising=False)
     again = load_source(COUNTDOWN, "countdown.game")
     result = again.solve()
     assert (result.value, again.player_name(1), again.meaning(result.value)) == \
@@ -135,10 +136,10 @@ def test_the_fingerprint_follows_the_front_end_files():
     fingerprint = game_cache._fingerprint()
     assert fingerprint[0] == plies.__version__
     names = {(folder, name) for folder, name, *_ in fingerprint[2]}
-    assert ("interpreter", "checker.py") in names
+    assert ("frontend", "checker.py") in names
     assert ("grammar", "plies.lark") in names
     assert (".", "errors.py") in names
-    assert ("interpreter/codegen", "expand.py") in names  # folders inside folders too
+    assert ("backends/python/codegen", "expand.py") in names  # folders inside folders too
 
 
 def test_a_damaged_entry_is_a_miss_and_is_written_again(cache):
@@ -210,7 +211,7 @@ def test_the_command_line_solves_from_the_cache_without_importing_the_parser(tmp
     program = ("import sys; from plies.cli import app; sys.argv[0] = 'plies'\n"
                "try:\n    app()\nfinally:\n"
                "    print('lark imported' if 'lark' in sys.modules else 'no lark', file=sys.stderr)\n"
-               "    print('tree imported' if 'plies.interpreter.ast' in sys.modules else 'no tree', "
+               "    print('tree imported' if 'plies.frontend.ast' in sys.modules else 'no tree', "
                "file=sys.stderr)")
     runs = [subprocess.run([sys.executable, "-c", program, "solve", str(game)], env=env,
                            capture_output=True, text=True, timeout=60) for _ in range(2)]

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from plies.cli import app
-from plies.interpreter import ast
-from plies.testing import run_source, run_test, rule_tests
+from plies.frontend import ast
+from plies.commands.testing import run_source, run_test, rule_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "games").glob("*.game"))

@@ -19,8 +19,8 @@ import tokenize
 import pytest
 
 from plies.errors import GameFileError
-from plies.interpreter.loader import load, load_source, validate_source
-from plies.interpreter.runtime import RUNTIME
+from plies.game.loader import load, load_source, validate_source
+from plies.frontend.runtime import RUNTIME
 
 # Tried in every role a name can have.
 HOSTILE = [

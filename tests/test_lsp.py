@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plies.cli import app
-from plies.lsp import MISSING_PYGLS, Symbols, completions, definition, hover
+from plies.commands.lsp import MISSING_PYGLS, Symbols, completions, definition, hover
 
 needs_pygls = pytest.mark.skipif(find_spec("pygls") is None,
                                  reason="pygls is not installed: pip install 'plies[lsp]'")

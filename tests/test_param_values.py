@@ -5,7 +5,7 @@ import random
 import pytest
 
 from plies.errors import UsageError
-from plies.interpreter.loader import _parsed_value, _plain_value, parse_param
+from plies.game.loader import _parsed_value, _plain_value, parse_param
 
 PLAIN = ["5", "-3", "0", "-0", "007", " 12 ", "\t4", "123456789012345678", "-123456789012345678",
          "true", "false", " true ", "[]", "[ ]", "[1,2,3]", "[ 1 , -2 ,3 ]", "[10000, 10000]"]

@@ -180,8 +180,8 @@ def test_undone_positions_do_not_count_as_repeated(tmp_path):
 
 
 def test_a_game_stops_after_the_move_limit(tmp_path, monkeypatch):
-    import plies.play
-    monkeypatch.setattr(plies.play, "MAX_MOVES", 6)
+    import plies.commands.play
+    monkeypatch.setattr(plies.commands.play, "MAX_MOVES", 6)
     path = tmp_path / "count.game"
     path.write_text(LOOP.replace("n < 2 { n += 1 }", "true { n += 1 }"))
     result = play(str(path), "--as", "none", "--depth", "1", moves="")

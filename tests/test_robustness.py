@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plies.errors import Diagnostic, GameRuntimeError
-from plies.interpreter.loader import load_source, validate_source
-from plies.interpreter.runtime import GameFault
+from plies.game.loader import load_source, validate_source
+from plies.frontend.runtime import GameFault
 from plies.solvers.protocol import CHANCE
 
 # A hang guard for every test here, ten times what the slowest takes on a loaded machine; how

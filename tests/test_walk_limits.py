@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from plies.analysis import analyze
+from plies.commands.analysis import analyze
 from plies.cli import app
-from plies.explore import explore
-from plies.interpreter.loader import load, load_source
+from plies.commands.explore import explore
+from plies.game.loader import load, load_source
 from plies.solvers.graph import SolveStoppedError
 from plies.solvers.strong import strong_solve
 

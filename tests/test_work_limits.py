@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from plies.cli import app
 from plies.errors import GameRuntimeError
-from plies.interpreter.loader import load_source
-from plies.interpreter.runtime import MAX_MAGNITUDE, GameFault, bounded
+from plies.game.loader import load_source
+from plies.frontend.runtime import MAX_MAGNITUDE, GameFault, bounded
 
 runner = CliRunner()
 
@@ -77,20 +77,20 @@ def test_a_move_with_three_10000_value_parameters_is_refused_at_its_line(tmp_pat
     ("(i in 0..999, j in i..1000)", "1,000 x 1,001"),  # bounded by the parameter before it
 ])
 def test_domains_are_counted_at_their_largest(binders, sizes):
-    from plies.interpreter.loader import validate_source
+    from plies.game.loader import validate_source
     source = toil(binders=binders).replace("n: int = 0", "n: 0..1000 = 0")
     found = [d.message for d in validate_source(source, "toil.game") if d.code == "limit"]
     assert len(found) == 1 and f"({sizes})" in found[0], found
 
 
 def test_a_million_combinations_are_allowed():
-    from plies.interpreter.loader import validate_source
+    from plies.game.loader import validate_source
     source = toil(binders="(i in 1..100, j in 1..100, k in 1..100)")
     assert not [d for d in validate_source(source, "toil.game") if d.severity == "error"]
 
 
 def test_a_uniform_chance_event_has_the_same_bound():
-    from plies.interpreter.loader import validate_source
+    from plies.game.loader import validate_source
     source = toil(effect="chance roll").replace(
         "terminal", "chance roll(a in 1..1000, b in 1..1001) { x = a + b }\nterminal")
     errors = [d for d in validate_source(source, "toil.game") if d.severity == "error"]

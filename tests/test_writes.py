@@ -7,7 +7,7 @@ import random
 import pytest
 
 import plies
-from plies.interpreter.writes import CellWrite, move_writes
+from plies.frontend.writes import CellWrite, move_writes
 from plies.solvers.protocol import CHANCE, GameBase
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from plies.errors import UsageError
-from plies.interpreter.loader import load, parse_param
-from plies.interpreter.model import GameModel, value_text
+from plies.game.loader import load, parse_param
+from plies.game.model import GameModel, value_text
 from plies.solvers import RepeatedPositionError, SearchResult, SolverError
 from plies.solvers.graph import (TERMINAL, PositionFailedError, SolveStoppedError,
                                  TooManyPositionsError)
@@ -345,7 +345,7 @@ def _json_number(value):
 def json_param(value):
     """A parameter's value for JSON: numbers and bools as they are, lists as lists, others
     (fractions, symbols) as the language writes them."""
-    from plies.interpreter.values import show_value
+    from plies.frontend.values import show_value
     if isinstance(value, bool) or isinstance(value, int):
         return value
     if isinstance(value, tuple):
@@ -355,7 +355,7 @@ def json_param(value):
 
 def _params_text(params: dict) -> str:
     """Parameters as the language writes them: ``heaps=[1, 2], misere=false``."""
-    from plies.interpreter.values import show_value
+    from plies.frontend.values import show_value
 
     def shown(value):
         if isinstance(value, (list, tuple)):
@@ -673,36 +673,3 @@ def strong_text(summary: dict) -> str:
                                   f"{stored['moves']:,} moves, {stored['bytes'] / 1e6:.1f} MB, "
                                   f"written in {stored['seconds']:.2f} s"))
     return "\n".join(f"{key:<10} {text}" for key, text in lines)
-
-
-# ---- perfect play for plies play ---------------------------------------------------------------
-
-PLAY_POSITIONS = 100_000
-"""``plies play`` solves every position first when the game has at most this many."""
-
-
-def solution_oracle(solution: StrongSolution) -> Callable:
-    """Every move of a position, best first, as ``(move, value, remoteness)``; None if unknown."""
-    def judged(state):
-        i = solution.find(state)
-        if i is None or not solution.exact or solution.graph.roles[i] not in (MAX, MIN):
-            return None
-        return [(m.move, m.value, m.remoteness) for m in solution.moves(i)]
-    return judged
-
-
-def play_oracle(model: GameModel, db: str | None = None, depth: int | None = None):
-    """What ``plies play`` judges moves with: the database, else a strong solve of the whole
-    game when it is small enough (and no --depth asks for a short search), else None."""
-    if db is not None:
-        from plies.database import SolutionDatabase
-        stored = SolutionDatabase(db)
-        stored.check_fits(model)
-        return stored.oracle(model)
-    if depth is not None:
-        return None
-    try:
-        solution = strong_solve(model, max_positions=PLAY_POSITIONS)
-    except SolverError:  # too big, refused, or its rules fail somewhere: the search reports
-        return None      # a failure when play meets it
-    return solution_oracle(solution)

@@ -48,9 +48,9 @@ from pathlib import Path
 from typing import TextIO
 
 from plies import __version__
-from plies.analysis import Analysis, MoveRow, json_param, verdict
+from plies.commands.analysis import Analysis, MoveRow, json_param, verdict
 from plies.errors import PliesError, UsageError
-from plies.interpreter.model import GameModel
+from plies.game.model import GameModel
 from plies.solvers.graph import TERMINAL
 from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.strong import StrongSolution, preference
@@ -170,7 +170,7 @@ def position_writer(model) -> Callable[[object], str]:
 
 def _variable_writer(checked, names: dict, name: str, info) -> Callable[[object], str]:
     """A function writing one state variable of a position as ``name value``."""
-    from plies.interpreter import types as T
+    from plies.frontend import types as T
     first, last, t = info.offset, info.offset + info.slots, info.type
     if isinstance(t, T.Grid):
         show, one_letter = _cell_writer(names, t.element)
@@ -191,7 +191,7 @@ def _variable_writer(checked, names: dict, name: str, info) -> Callable[[object]
 
 def _cell_writer(names: dict, t, glyphs: bool = True) -> tuple[Callable, bool]:
     """A function writing one value of type ``t``, and whether it writes single letters."""
-    from plies.interpreter import types as T
+    from plies.frontend import types as T
     if isinstance(t, T.Symbols):
         letters = {n: "." if n == "empty" else n[0] for n in t.names}
         one_letter = glyphs and len(set(letters.values())) == len(letters)

@@ -62,7 +62,7 @@ def efg_tree(model, state=None, *, max_nodes: int = 20_000, timeout: float | Non
 
 def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> str:
     """``efg_tree``'s text, under ``limits`` (their node count checked here)."""
-    from plies.analysis import player_name
+    from plies.commands.analysis import player_name
     start = model.initial_state() if state is None else state
     names = [player_name(model, MAX), player_name(model, -MAX)]
     params = ", ".join(f"{k}={v}" for k, v in getattr(model, "params", {}).items())

@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from plies.interpreter.model import GameModel, value_text
+from plies.game.model import GameModel, value_text
 from plies.solvers.protocol import CHANCE, MAX
-from plies.solvers.recording import RecordedSearch, SearchFailed, SearchNode, record
+from plies.commands.treeview import preorder, recorded, tree_json
+from plies.solvers.recording import RecordedSearch, SearchNode
 
 TITLES = {
     "minimax": "minimax (AIMA Figure 5.3): every node, no pruning",
@@ -27,26 +28,6 @@ class Line:
 
     text: str
     style: str = "note"
-
-
-def recorded(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
-             **options) -> RecordedSearch:
-    """``record`` on a game model, with a failing rule reported as ``solve`` reports it.
-
-    ``before`` are the moves (texts) from the start to ``state``.
-
-    Raises:
-        GameRuntimeError: a rule of the game failed, at its game-file line, with the moves
-            from the start.
-    """
-    try:
-        return record(model, algorithm, state=state, **options)
-    except SearchFailed as failure:
-        moves = list(before or []) + failure.path.move_texts()
-        mapped = model.runtime_error(failure.error, moves)
-        if mapped is None:
-            raise failure.error from None
-        raise mapped from None
 
 
 def explain(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
@@ -118,7 +99,6 @@ def explanation(model: GameModel, search: RecordedSearch, algorithm: str,
 def explanation_json(model: GameModel, search: RecordedSearch, algorithm: str,
                      max_steps: int = 300) -> dict:
     """The search as data: the first ``max_steps`` steps (each naming its node), the nodes."""
-    from plies.treeview import preorder, tree_json
     nodes = tree_json(model, search)
     order = preorder(search.root)  # the order tree_json numbers the nodes in
     ids = {id(node): i for i, node in enumerate(order)}

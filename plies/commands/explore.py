@@ -33,8 +33,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from plies.errors import Diagnostic
-from plies.interpreter.model import GameModel, value_text
-from plies.interpreter.span import Span
+from plies.game.model import GameModel, value_text
+from plies.frontend.span import Span
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE
 
@@ -206,8 +206,8 @@ class _Explorer:
         # The game's declarations, looked at only when a walk starts (plies validate without
         # --explore does not import the syntax tree): each move kind's, where its name stands,
         # and the `bounds` declared.
-        from plies.interpreter import ast
-        from plies.interpreter.symbols import name_span
+        from plies.frontend import ast
+        from plies.frontend.symbols import name_span
 
         self.declarations = _declarations(self.checked)
         self.name_spans = [name_span(self.checked.source, decl) for decl in self.declarations]
@@ -671,7 +671,7 @@ def _declarations(checked) -> list:
 
     The numbering is the compiler's (``Move.kind`` indexes the generated EFFECTS).
     """
-    from plies.interpreter import ast
+    from plies.frontend import ast
 
     declarations: list = [info.decl for info in checked.moves]
     for info in checked.chances.values():

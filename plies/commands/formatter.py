@@ -34,9 +34,9 @@ from lark import Token
 
 from plies.errors import PliesError, UsageError, normalize_newlines
 from plies.grammar import lark_parser
-from plies.interpreter import ast
-from plies.interpreter.loader import read_source
-from plies.interpreter.parser import parse
+from plies.frontend import ast
+from plies.game.loader import read_source
+from plies.frontend.parser import parse
 
 INDENT = 2
 """Spaces per level of indentation."""

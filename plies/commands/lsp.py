@@ -20,15 +20,15 @@ from fractions import Fraction
 
 from plies import __version__
 from plies.errors import Diagnostic, GameFileError, PliesError
-from plies.formatter import format_source
+from plies.commands.formatter import format_source
 from plies.grammar import lark_parser
-from plies.interpreter import ast
-from plies.interpreter.checked import CheckedGame
-from plies.interpreter.checker import check
-from plies.interpreter.vocabulary import BUILTINS, DOMAIN_FUNCTIONS
-from plies.interpreter.loader import validate_source
-from plies.interpreter.parser import parse
-from plies.interpreter.symbols import Declaration, Reference, SymbolIndex
+from plies.frontend import ast
+from plies.frontend.checked import CheckedGame
+from plies.frontend.checker import check
+from plies.frontend.vocabulary import BUILTINS, DOMAIN_FUNCTIONS
+from plies.game.loader import validate_source
+from plies.frontend.parser import parse
+from plies.frontend.symbols import Declaration, Reference, SymbolIndex
 
 MISSING_PYGLS = "plies lsp needs pygls, an optional dependency: pip install 'plies[lsp]'"
 DOMAIN_USAGE = {"indices": "indices(a)", "cells": "cells(g)", "group": "group(g, r, c[, adj])"}

@@ -25,9 +25,11 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 
 from plies.errors import GameRuntimeError, PliesError
-from plies.interpreter.model import GameModel, IllegalMoveError, value_text
+from plies.game.model import GameModel, IllegalMoveError, value_text
+from plies.solvers import SolverError
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
+from plies.solvers.strong import StrongSolution, strong_solve
 
 SIDES = ("MAX", "MIN", "both", "none")
 REPETITIONS = 3
@@ -47,6 +49,39 @@ class RulesTooSlowError(PliesError):
     """The rules of one position took longer than play gives them (``--think``)."""
 
 
+# ---- perfect play ---------------------------------------------------------------
+
+PLAY_POSITIONS = 100_000
+"""``plies play`` solves every position first when the game has at most this many."""
+
+
+def solution_oracle(solution: StrongSolution) -> Callable:
+    """Every move of a position, best first, as ``(move, value, remoteness)``; None if unknown."""
+    def judged(state):
+        i = solution.find(state)
+        if i is None or not solution.exact or solution.graph.roles[i] not in (MAX, MIN):
+            return None
+        return [(m.move, m.value, m.remoteness) for m in solution.moves(i)]
+    return judged
+
+
+def play_oracle(model: GameModel, db: str | None = None, depth: int | None = None):
+    """What ``plies play`` judges moves with: the database, else a strong solve of the whole
+    game when it is small enough (and no --depth asks for a short search), else None."""
+    if db is not None:
+        from plies.commands.database import SolutionDatabase
+        stored = SolutionDatabase(db)
+        stored.check_fits(model)
+        return stored.oracle(model)
+    if depth is not None:
+        return None
+    try:
+        solution = strong_solve(model, max_positions=PLAY_POSITIONS)
+    except SolverError:  # too big, refused, or its rules fail somewhere: the search reports
+        return None      # a failure when play meets it
+    return solution_oracle(solution)
+
+
 def within(seconds: float, function: Callable, *args):
     """``function(*args)``, stopped with SearchStopped once the work that a costly position's
     rules count (``limits.count_work``) has taken ``seconds``."""
@@ -55,9 +90,8 @@ def within(seconds: float, function: Callable, *args):
 
 
 def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: float):
-    """``analysis.play_oracle``, or None when a rule fails or its rules' work takes longer
+    """``play_oracle``, or None when a rule fails or its rules' work takes longer
     than ``seconds`` (play then judges by searching)."""
-    from plies.analysis import play_oracle
     try:
         return within(seconds, play_oracle, model, db, depth)
     except (GameRuntimeError, SearchStopped):
@@ -71,7 +105,7 @@ class PlaySession:
                  seed: int | None = None, manual_chance: bool = False, think: float = 2.0,
                  write: Callable[[str], None] = print, oracle: Callable | None = None):
         self.model = model
-        # A strong solution's answers (plies.analysis.play_oracle): every move of a position
+        # A strong solution's answers (play_oracle): every move of a position
         # with its value and remoteness, best first, or None for a position it does not know.
         self.oracle = oracle
         self.humans = {"MAX": {MAX}, "MIN": {MIN}, "both": {MAX, MIN}, "none": set()}[human]
@@ -273,7 +307,7 @@ class PlaySession:
 
     def outlook(self, state, role, move) -> str:
         """" (wins in 3)" for a move the strong solution knows, else ""."""
-        from plies.analysis import outlook
+        from plies.commands.analysis import outlook
         for judged_move, value, remoteness in (self.oracle(state) or []) if self.oracle else []:
             if judged_move == move:
                 words = outlook(self.model, role, value, remoteness)
@@ -282,7 +316,7 @@ class PlaySession:
 
     def judge_exactly(self, role, judged, chosen) -> str:
         """What the chosen move was worth by value, then remoteness, against the best ones."""
-        from plies.analysis import outlook
+        from plies.commands.analysis import outlook
         model = self.model
         values = {m: (v, r) for m, v, r in judged}
         best_value, best_distance = values[judged[0][0]]

@@ -17,11 +17,11 @@ from typing import Callable
 
 from plies import solvers
 from plies.errors import Diagnostic, GameFileError, GameRuntimeError
-from plies.interpreter import ast
-from plies.interpreter.loader import check_source, display_path, load_source, read_source
-from plies.interpreter.model import GameModel, IllegalMoveError, value_text
-from plies.interpreter.rule_tests import CHECK_WORDS, RuleTest
-from plies.interpreter.vocabulary import plural
+from plies.frontend import ast
+from plies.game.loader import check_source, display_path, load_source, read_source
+from plies.game.model import GameModel, IllegalMoveError, value_text
+from plies.frontend.rule_tests import CHECK_WORDS, RuleTest
+from plies.frontend.vocabulary import plural
 from plies.solvers.perft import perft
 
 DEFAULT_MAX_NODES = 10_000_000
@@ -190,7 +190,7 @@ def _perft(model: GameModel, state, check: ast.PerftCheck, max_nodes: int) -> in
 
 
 def _value(model: GameModel, test: RuleTest, check: ast.ValueCheck, max_nodes: int) -> str:
-    from plies.analysis import solve_game
+    from plies.commands.analysis import solve_game
     try:
         solved = solve_game(model, test.moves, "auto", max_nodes=max_nodes)
     except solvers.SolverError as error:

@@ -12,11 +12,31 @@ import html
 import shutil
 import subprocess
 
-from plies.interpreter.model import GameModel, value_text
+from plies.game.model import GameModel, value_text
 from plies.solvers.protocol import CHANCE, MAX, MIN
-from plies.solvers.recording import RecordedSearch, SearchNode
+from plies.solvers.recording import RecordedSearch, SearchFailed, SearchNode, record
 
 SYMBOLS = {MAX: "▲", CHANCE: "○", None: "■"}
+
+
+def recorded(model: GameModel, algorithm: str, *, state=None, before: list[str] | None = None,
+             **options) -> RecordedSearch:
+    """``record`` on a game model, with a failing rule reported as ``solve`` reports it.
+
+    ``before`` are the moves (texts) from the start to ``state``.
+
+    Raises:
+        GameRuntimeError: a rule of the game failed, at its game-file line, with the moves
+            from the start.
+    """
+    try:
+        return record(model, algorithm, state=state, **options)
+    except SearchFailed as failure:
+        moves = list(before or []) + failure.path.move_texts()
+        mapped = model.runtime_error(failure.error, moves)
+        if mapped is None:
+            raise failure.error from None
+        raise mapped from None
 
 
 def _symbol(node: SearchNode) -> str:
@@ -274,7 +294,6 @@ def search_tree(model: GameModel, algorithm: str | None = None, *, moves: list[s
         >>> print(plies.tree(plies.load("aima_fig5_2")).text().splitlines()[1])
         ├─ ▼ a1 B = 3 ★
     """
-    from plies.explain import recorded
     moves = list(moves)
     algorithm = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
     search = recorded(model, algorithm, state=model.play_all(moves), before=moves,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError, dataclass, field, fields
 from fractions import Fraction
 
-from plies.interpreter.span import NO_SPAN, Span  # noqa: F401 - part of the tree's vocabulary
+from plies.frontend.span import NO_SPAN, Span  # noqa: F401 - part of the tree's vocabulary
 
 
 def node_class(cls):

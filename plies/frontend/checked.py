@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.errors import Diagnostic
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.values import SymbolValue  # noqa: F401 - a constant value of a checked game
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.runtime import MAX_DOMAIN_VALUES
+from plies.frontend.values import SymbolValue  # noqa: F401 - a constant value of a checked game
 
 
 # ---- what the checker produces ----------------------------------------------------------------

@@ -16,18 +16,18 @@ from collections import deque
 from fractions import Fraction
 
 from plies.errors import Diagnostic, GameFileError
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import (
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import (
     ChanceInfo, CheckedGame, DomainInfo, HelperInfo, MoveInfo, Resolution, SymbolValue,
     TreeNodeInfo, VarInfo)
-from plies.interpreter.constants import (
+from plies.frontend.constants import (
     ConstantChecks, NotConstant, normal, number, show_value, too_large, type_of_value, value_kind)
-from plies.interpreter.expressions import ExpressionChecks
-from plies.interpreter.limits import MAX_CONSTANT, MAX_DIAGNOSTICS, MAX_STATE_VALUES
-from plies.interpreter.rule_tests import RuleTestChecks
-from plies.interpreter.statements import StatementChecks
-from plies.interpreter.vocabulary import BUILTINS, DOMAIN_FUNCTIONS, EXPRESSION_KEYWORDS
+from plies.frontend.expressions import ExpressionChecks
+from plies.frontend.limits import MAX_CONSTANT, MAX_DIAGNOSTICS, MAX_STATE_VALUES
+from plies.frontend.rule_tests import RuleTestChecks
+from plies.frontend.statements import StatementChecks
+from plies.frontend.vocabulary import BUILTINS, DOMAIN_FUNCTIONS, EXPRESSION_KEYWORDS
 
 
 # ---- the checker ------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.values import SymbolValue, show_value  # noqa: F401 - show_value is one
-from plies.interpreter.limits import MAX_CONSTANT
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.runtime import MAX_DOMAIN_VALUES
+from plies.frontend.values import SymbolValue, show_value  # noqa: F401 - show_value is one
+from plies.frontend.limits import MAX_CONSTANT
 
 
 class NotConstant(Exception):

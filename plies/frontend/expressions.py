@@ -8,11 +8,11 @@ from __future__ import annotations
 
 
 from plies.grammar import DECLARATIONS
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import DomainInfo, HelperInfo, Resolution
-from plies.interpreter.constants import NotConstant, type_of_value
-from plies.interpreter.vocabulary import (
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import DomainInfo, HelperInfo, Resolution
+from plies.frontend.constants import NotConstant, type_of_value
+from plies.frontend.vocabulary import (
     ADJACENCIES, BUILTINS, DOMAIN_FUNCTIONS, KEYWORD_VALUES, SIDES, plural)
 
 

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from plies.errors import Diagnostic, GameFileError
 from plies.grammar import DECLARATIONS, lark_parser
-from plies.interpreter import ast
+from plies.frontend import ast
 
 MAX_FILE_BYTES = 1_000_000
 """Game files are short; a larger file is refused before it is parsed."""

@@ -5,7 +5,7 @@ there. The checker makes sure each parameter is one of the game's, set to a valu
 kind as on the command line, and that each move text names a move, a chance outcome or a tree
 edge of the game, with as many arguments as it takes and arguments that are numbers, symbols or
 players. Whether the moves are legal where they are played, and whether the checks hold, is
-found by running the tests (plies.testing).
+found by running the tests (plies.commands.testing).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from plies.interpreter import ast
-from plies.interpreter.checked import TreeNodeInfo
-from plies.interpreter.constants import NotConstant, show_value, value_kind
-from plies.interpreter.vocabulary import plural
+from plies.frontend import ast
+from plies.frontend.checked import TreeNodeInfo
+from plies.frontend.constants import NotConstant, show_value, value_kind
+from plies.frontend.vocabulary import plural
 
 CHECK_WORDS = {ast.MoveCount: "moves", ast.MoveList: "moves", ast.TerminalCheck: "terminal",
                ast.UtilityCheck: "utility", ast.PerftCheck: "perft", ast.ValueCheck: "value"}

@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.checked import (DomainInfo, MoveInfo, Resolution, SymbolValue,
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.runtime import MAX_DOMAIN_VALUES
+from plies.frontend.checked import (DomainInfo, MoveInfo, Resolution, SymbolValue,
                                        parameter_sizes)
-from plies.interpreter.constants import NotConstant, number, show_value
-from plies.interpreter.limits import MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH, MAX_MOVE_COMBINATIONS
-from plies.interpreter.vocabulary import DOMAIN_FUNCTIONS
+from plies.frontend.constants import NotConstant, number, show_value
+from plies.frontend.limits import MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH, MAX_MOVE_COMBINATIONS
+from plies.frontend.vocabulary import DOMAIN_FUNCTIONS
 
 
 class StatementChecks:

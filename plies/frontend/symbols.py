@@ -18,7 +18,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from plies.interpreter import ast
+from plies.frontend import ast
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
+from plies.frontend import ast
+from plies.frontend import types as T
 
 if TYPE_CHECKING:
-    from plies.interpreter.checked import CheckedGame
+    from plies.frontend.checked import CheckedGame
 
 Index = int | str | None
 """One index of a written cell: a constant, a move parameter's name, or None (unknown)."""

@@ -34,11 +34,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from plies.cache import cache_directory
-from plies.interpreter.generated import GeneratedCode
-from plies.interpreter.values import SymbolValue
+from plies.backends.python.generated import GeneratedCode
+from plies.frontend.values import SymbolValue
 
 if TYPE_CHECKING:
-    from plies.interpreter.checked import CheckedGame
+    from plies.frontend.checked import CheckedGame
 
 KEEP = 200
 """The most entries kept; storing one more removes the least recently used."""
@@ -75,7 +75,7 @@ def recall(source: str, filename: str, params: dict):
 
 def _checked_game(data: bytes) -> CheckedGame:
     """The checked game of an entry (``_checked_pickle``), its tables keyed by its nodes' ids."""
-    from plies.interpreter.checked import TABLES_BY_NODE_ID
+    from plies.frontend.checked import TABLES_BY_NODE_ID
 
     reader = pickle.Unpickler(io.BytesIO(data))
     checked = reader.load()
@@ -132,8 +132,8 @@ def _pickled(key: str, checked: CheckedGame, code: GeneratedCode) -> bytes:
 def _checked_pickle(checked: CheckedGame) -> bytes:
     """Two pickles in one: the game without its id-keyed tables; then the tables as
     (node, value) pairs for the nodes the first one holds."""
-    from plies.interpreter import ast
-    from plies.interpreter.checked import TABLES_BY_NODE_ID
+    from plies.frontend import ast
+    from plies.frontend.checked import TABLES_BY_NODE_ID
 
     tables = {name: getattr(checked, name) for name in TABLES_BY_NODE_ID}
     bare = dataclasses.replace(checked, **{name: {} for name in TABLES_BY_NODE_ID})

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plies.errors import Diagnostic, GameFileError, UsageError, normalize_newlines
-from plies.interpreter import game_cache
-from plies.interpreter.model import GameModel
-from plies.interpreter.values import SymbolValue
+from plies.game import game_cache
+from plies.game.model import GameModel
+from plies.frontend.values import SymbolValue
 
 if TYPE_CHECKING:
-    from plies.interpreter.checked import CheckedGame
+    from plies.frontend.checked import CheckedGame
 
 
 def games_directory() -> Path:
@@ -96,7 +96,7 @@ def parse_param(text: str) -> tuple[str, object]:
 
 def _parsed_value(name: str, text: str):
     """The value of a ``--param`` value read by the game parser, as a parameter's default."""
-    from plies.interpreter.parser import parse
+    from plies.frontend.parser import parse
 
     try:
         program = parse(f"game p({name} = {text})\n", "--param")
@@ -134,7 +134,7 @@ def _constant(expr):
     """The value of a constant expression (a parsed ``--param`` value), else None."""
     from fractions import Fraction
 
-    from plies.interpreter import ast
+    from plies.frontend import ast
 
     if isinstance(expr, ast.IntLiteral):
         return expr.value
@@ -164,8 +164,8 @@ def check_source(source: str, filename: str, params: dict | None = None) -> Chec
         GameFileError: with every error (and warning) found.
         UsageError: a parameter the game does not have.
     """
-    from plies.interpreter.checker import check
-    from plies.interpreter.parser import parse
+    from plies.frontend.checker import check
+    from plies.frontend.parser import parse
 
     source = normalize_newlines(source)
     program = parse(source, filename)
@@ -196,7 +196,7 @@ def load_source(source: str, filename: str = "<game>", **params) -> GameModel:
     stored = game_cache.recall(source, filename, params)
     if stored is not None:
         return GameModel(*stored)
-    from plies.interpreter.compiler import generate
+    from plies.backends.python.compiler import generate
 
     checked = check_source(source, filename, params)
     code = generate(checked)
@@ -214,7 +214,7 @@ def validate_source(source: str, filename: str = "<game>",
     Raises:
         UsageError: a parameter the game does not have.
     """
-    from plies.interpreter.compiler import generate
+    from plies.backends.python.compiler import generate
 
     try:
         checked = check_source(source, filename, params)

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
-from plies.interpreter.generated import GeneratedCode
-from plies.interpreter.span import Span
-from plies.interpreter.runtime import RUNTIME, GameFault, Move
+from plies.backends.python.generated import GeneratedCode
+from plies.frontend.span import Span
+from plies.frontend.runtime import RUNTIME, GameFault, Move
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
 if TYPE_CHECKING:
-    from plies.interpreter.checked import CheckedGame
+    from plies.frontend.checked import CheckedGame
 
 _MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -179,12 +179,12 @@ class GameModel:
 
     def render(self, state) -> str:
         """A plain-text picture of a state (grids as boards)."""
-        from plies.interpreter.render import render_state
+        from plies.game.render import render_state
         return render_state(self, state)
 
     def _repr_html_(self) -> str:
         """The game in a Jupyter notebook: players, parameters, moves, the starting position."""
-        from plies.interpreter.values import show_value
+        from plies.frontend.values import show_value
         players = self.checked.players
         rows = [("game", f"{self.name} ({self.filename})"),
                 ("players", ", ".join(f"{n} ({r.upper()})" for n, r in players)

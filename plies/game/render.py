@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
+from plies.frontend import ast
+from plies.frontend import types as T
 from plies.solvers.protocol import CHANCE
 
 

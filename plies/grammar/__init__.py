@@ -1,7 +1,7 @@
 """The plies grammar: `plies.lark`, loaded once as an LALR parser with positions propagated.
 
 This package only knows the grammar. Building the AST and turning Lark's exceptions into plies
-diagnostics happen in plies.interpreter.parser.
+diagnostics happen in plies.frontend.parser.
 """
 
 from __future__ import annotations

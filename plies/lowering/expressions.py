@@ -4,9 +4,9 @@ unrolled, ``line`` tests as tables of lines."""
 
 from __future__ import annotations
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import VarInfo
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import VarInfo
 from plies.lowering import ir, layout
 from plies.lowering.fold import arith, cannot_fail, logic, pick
 from plies.lowering.ir import Unsupported

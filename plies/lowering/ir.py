@@ -1,7 +1,7 @@
 """The lowered form of a checked game: what an emitter needs, nothing it has to work out.
 
-Both code emitters read it: the Python code generator (``plies/interpreter/codegen/``) and the
-C emitter (``plies/native/emit.py``). Every decision that does not depend on the target is
+Both code emitters read it: the Python code generator (``plies/backends/python/codegen/``) and the
+C emitter (``plies/backends/native/emit.py``). Every decision that does not depend on the target is
 taken here, once: the state layout, which moves are written out one argument tuple at a time,
 which definitions are written in place or specialised to their known arguments, which
 aggregates and loops are unrolled, which checks are proved unnecessary, which loops count as
@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from plies.interpreter import ast
+from plies.frontend import ast
 
 class Unsupported(Exception):
     """The game uses something the lowered form cannot express exactly (the message says what)."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 import itertools
 import math
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import (  # noqa: F401 - domain and move sizes, for the emitters
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import (  # noqa: F401 - domain and move sizes, for the emitters
     CheckedGame, SymbolValue, VarInfo, binders_size, domain_size)
-from plies.interpreter.writes import MoveWrites
+from plies.frontend.writes import MoveWrites
 
 UNROLL_ARGUMENTS = 200
 """Most argument tuples of one move written out one by one (its code specialised to each)."""

@@ -29,11 +29,11 @@ import math
 import sys
 from fractions import Fraction
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import CheckedGame, SymbolValue, VarInfo
-from plies.interpreter.runtime import MAX_DOMAIN_VALUES
-from plies.interpreter.writes import effect_writes, turn_rule
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import CheckedGame, SymbolValue, VarInfo
+from plies.frontend.runtime import MAX_DOMAIN_VALUES
+from plies.frontend.writes import effect_writes, turn_rule
 from plies.lowering import ir, layout
 from plies.lowering.expressions import ExpressionLowering
 from plies.lowering.fold import logic, number

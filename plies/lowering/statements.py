@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from plies.interpreter import ast
-from plies.interpreter import types as T
-from plies.interpreter.checked import VarInfo
-from plies.interpreter.runtime import MAX_MAGNITUDE
+from plies.frontend import ast
+from plies.frontend import types as T
+from plies.frontend.checked import VarInfo
+from plies.frontend.runtime import MAX_MAGNITUDE
 from plies.lowering import ir
 from plies.lowering.expressions import UNROLL_COPIES, UNROLL_VALUES
 from plies.lowering.fold import arith

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plies.interpreter.loader import find_game, load_source, read_source
+from plies.game.loader import find_game, load_source, read_source
 
 
 def probe(name: str, expression: str, moves: str = "", **params):

@@ -8,8 +8,8 @@ from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
-from plies.interpreter import ast
-from plies.interpreter.parser import parse
+from plies.frontend import ast
+from plies.frontend.parser import parse
 
 GAME = """game g
 players A max, B min

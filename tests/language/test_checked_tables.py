@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from plies.interpreter import ast
-from plies.interpreter.checked import TABLES_BY_NODE_ID
-from plies.interpreter.loader import check_source
+from plies.frontend import ast
+from plies.frontend.checked import TABLES_BY_NODE_ID
+from plies.game.loader import check_source
 
 GAMES = sorted(Path(__file__).parents[2].joinpath("games").glob("*.game"))
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from plies.interpreter.loader import load_source, validate_source
+from plies.game.loader import load_source, validate_source
 
 STEPS = {"orthogonal": [(-1, 0), (0, -1), (0, 1), (1, 0)],
          "diagonal": [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from plies.errors import GameRuntimeError
-from plies.interpreter.loader import load_source, validate_source
-from plies.interpreter.runtime import MAX_LOOP_STEPS
+from plies.game.loader import load_source, validate_source
+from plies.frontend.runtime import MAX_LOOP_STEPS
 
 
 def game(effect: str, state: str = "n: int = 0", extra: str = "") -> str:

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from plies.interpreter.loader import load, load_source, validate_source
+from plies.game.loader import load, load_source, validate_source
 
 
 def errors(text: str):

@@ -9,10 +9,10 @@ import pytest
 
 import plies
 from plies.errors import GameRuntimeError
-from plies.interpreter.loader import load_source
+from plies.game.loader import load_source
 from plies.lowering import Unsupported, ir, lower
-from plies.native.emit import emit
-from plies.native.engine import NativeRefused, native_source
+from plies.backends.native.emit import emit
+from plies.backends.native.engine import NativeRefused, native_source
 
 
 HEADER = "game g\nplayers A max, B min\nstate\n  n: 0..5 = 5\n"

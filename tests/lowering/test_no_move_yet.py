@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import plies
-from plies.interpreter.loader import load_source
+from plies.game.loader import load_source
 from plies.lowering import ir, lower
 
 from tests.lowering.test_specialisation import nodes
@@ -20,7 +20,7 @@ def test_othello_passes_when_no_disc_was_placed():
     assert passing.precondition == ir.NoMoveYet()
     assert "if (not found):" in model.code.source  # EXPAND
     assert "if (not moves):" in model.code.source  # ACTIONS and SUCCESSORS
-    from plies.native.emit import emit
+    from plies.backends.native.emit import emit
     assert "if ((x->n == 0)) {" in emit(game)
 
 

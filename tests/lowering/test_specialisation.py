@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import plies
-from plies.interpreter.loader import load_source
+from plies.game.loader import load_source
 from plies.lowering import expressions, ir, lower
 
 GAMES = sorted(path.stem for path in (Path(__file__).parents[2] / "games").glob("*.game"))
@@ -57,7 +57,7 @@ def test_each_back_end_calls_the_specialised_functions():
     model = plies.load("othello")
     assert "if defs1_legal(state, state[0]):" in model.code.source
     assert "def defs1_legal(state, v_p):  # def legal.s1" in model.code.source
-    from plies.native.emit import emit
+    from plies.backends.native.emit import emit
     game = lower(model.checked)
     number = next(k for k, f in enumerate(game.functions) if f.name == "legal.s1")
     assert f"static int64_t fn_{number}(const state_t *s, int64_t v_p)" in emit(game)

@@ -5,7 +5,7 @@ of a move with fixed arguments has its own effect function. Neither changes an a
 from __future__ import annotations
 
 import plies
-from plies.interpreter.loader import load_source
+from plies.game.loader import load_source
 from plies.lowering import ir, lower
 
 from tests.lowering.test_specialisation import nodes

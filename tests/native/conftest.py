@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import plies
-from plies.native.build import NativeUnavailable
+from plies.backends.native.build import NativeUnavailable
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -20,7 +20,7 @@ def native_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def native(native_cache):
     """``native(model)``: the model's NativeGame; skips the test when nothing can be built."""
-    from plies.native.engine import NativeGame
+    from plies.backends.native.engine import NativeGame
     try:
         NativeGame(plies.load("nim", heaps=[1, 2]))
     except NativeUnavailable as reason:

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import plies
-from plies.interpreter.loader import load_source
-from plies.native.engine import NativeRefused
+from plies.game.loader import load_source
+from plies.backends.native.engine import NativeRefused
 
 SMALL = [
     ("tictactoe", {}),
@@ -140,7 +140,7 @@ def test_othello_6x6_endgame_agrees_with_python(native):
 
 def test_table_keys_pack_each_slot_into_the_bits_it_needs():
     from plies.lowering import lower
-    from plies.native.emit import key_fields
+    from plies.backends.native.emit import key_fields
     fields = key_fields(lower(plies.load("connect4", width=6, height=5).checked))
     # the turn in 1 bit, 30 cells of 3 symbols in 2 bits each, 6 heights (no declared
     # range) in 8 bits each: 109 bits, two words, no field across a word

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from plies.native.build import NativeUnavailable
+from plies.backends.native.build import NativeUnavailable
 
 BACKENDS = ("python", "native")
 
 
 def native_game(model, notice: Callable[[str], object]):
     """The model's native module, or None (after ``notice``) when it cannot be had."""
-    from plies.native.engine import NativeGame
+    from plies.backends.native.engine import NativeGame
     if getattr(model.checked, "tree", None) is not None:
         notice("native: an explicit game tree is solved by the Python back end")
         return None
@@ -50,7 +50,7 @@ class NativeModel:
     def solve(self, algorithm: str = "auto", *, moves=None, state=None, depth=None,
               max_nodes=None, timeout=None, use_table=True, max_table=None, memory=None,
               deepen=False, progress=None, **options):
-        from plies.native.engine import ALGORITHMS, NativeRefused
+        from plies.backends.native.engine import ALGORITHMS, NativeRefused
         model = self._model
         python = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=use_table,
                       max_table=max_table, memory=memory, deepen=deepen, progress=progress,
@@ -86,7 +86,7 @@ class NativeModel:
 def native_perft(model, depth: int, state, notice: Callable[[str], object]):
     """Perft counts from the native module, or None to count in Python (a rule failed, or
     the native back end is not available: the Python count then reports or counts it)."""
-    from plies.native.engine import NativeFault
+    from plies.backends.native.engine import NativeFault
     native = native_game(model, notice)
     if native is None:
         return None

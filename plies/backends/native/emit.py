@@ -149,8 +149,8 @@ class CEmitter:
             f"#define KEY_WORDS {key_fields(game)[-1][0] + 1}",
             f"#define VALUE_BITS {value_bits(game)}",
         ]
-        runtime = resources.files("plies.native").joinpath("runtime.h").read_text()
-        search = resources.files("plies.native").joinpath("search.c").read_text()
+        runtime = resources.files("plies.backends.native").joinpath("runtime.h").read_text()
+        search = resources.files("plies.backends.native").joinpath("search.c").read_text()
         return "\n".join(head) + "\n" + runtime + "\n" + "\n".join(self.tables) + "\n" \
             + body + "\n" + search
 

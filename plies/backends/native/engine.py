@@ -19,8 +19,8 @@ from time import perf_counter
 from plies.errors import GameRuntimeError
 from plies.lowering import Unsupported, lower
 from plies.lowering import ir
-from plies.native.build import NativeUnavailable, load_module
-from plies.native.emit import emit, scale_of
+from plies.backends.native.build import NativeUnavailable, load_module
+from plies.backends.native.emit import emit, scale_of
 from plies.solvers.errors import GameContractError
 from plies.solvers.limits import REPORT_SECONDS, Progress
 from plies.solvers.perft import PerftResult

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import CodeType
 
-from plies.interpreter.span import Span
+from plies.frontend.span import Span
 
 
 @dataclass(frozen=True)

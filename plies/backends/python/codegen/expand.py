@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from plies.interpreter.codegen.moves import (effect_call, fixed_stores, made_code, open_loops,
+from plies.backends.python.codegen.moves import (effect_call, fixed_stores, made_code, open_loops,
                                              spliced)
-from plies.interpreter.codegen.statements import StatementWriter
+from plies.backends.python.codegen.statements import StatementWriter
 from plies.lowering import ir
 from plies.lowering.fold import cannot_fail
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 
-from plies.interpreter.codegen.writer import CodeWriter, literal, string
+from plies.backends.python.codegen.writer import CodeWriter, literal, string
 from plies.lowering import ir
 
 UNROLL_LIMIT = 400

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from plies.interpreter.codegen.statements import StatementWriter
-from plies.interpreter.codegen.writer import fraction, literal, string
+from plies.backends.python.codegen.statements import StatementWriter
+from plies.backends.python.codegen.writer import fraction, literal, string
 from plies.lowering import ir
 
 

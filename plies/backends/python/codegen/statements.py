@@ -6,8 +6,8 @@ line maps to the statement's game-file span.
 
 from __future__ import annotations
 
-from plies.interpreter.codegen.expressions import ExpressionWriter
-from plies.interpreter.codegen.writer import string
+from plies.backends.python.codegen.expressions import ExpressionWriter
+from plies.backends.python.codegen.writer import string
 from plies.lowering import ir
 from plies.lowering.statements import WHILE_ROUNDS_COUNTED
 

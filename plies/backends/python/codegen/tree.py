@@ -5,13 +5,13 @@ A tree is not lowered (it has no rules to optimise): its nodes become tables.
 
 from __future__ import annotations
 
-from plies.interpreter.checked import CheckedGame
-from plies.interpreter.codegen.writer import CodeWriter, fraction
+from plies.frontend.checked import CheckedGame
+from plies.backends.python.codegen.writer import CodeWriter, fraction
 
 
 def write_tree(w: CodeWriter, game: CheckedGame, neutral: str) -> None:
     """The protocol's functions over the tree's tables (``neutral``: EVALUATE's estimate)."""
-    from plies.interpreter.constants import show_value
+    from plies.frontend.constants import show_value
     nodes = game.tree
     w.writeline("# The state is the number of a node of the tree:")
     for node in nodes:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from plies.interpreter import ast
+from plies.frontend import ast
 
 FRAGMENT_CHARACTERS = 2_000
 """Longest expression code kept in the line map (a failure in a longer one points at its line)."""
