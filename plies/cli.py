@@ -119,6 +119,10 @@ def _reports_errors(command):
             return command(*args, **kwargs)
         except UsageError as error:
             _fail(as_json, 2, "usage", f"error: {error}")
+        except IllegalMoveError as error:  # only --from names moves on the command line
+            text = str(error)
+            _fail(as_json, 2, "usage", f"error: {'' if text.startswith('--from') else '--from: '}"
+                                       f"{text}")
         except GameFileError as error:
             _fail(as_json, 1, "game-file", error.render(), error.diagnostics)
         except GameRuntimeError as error:
@@ -150,8 +154,25 @@ def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), mov
 
 
 def _start(model, from_moves: str | None):
-    """The position after ``--from`` moves (the initial state without them)."""
-    return model.play_all(from_moves.split() if from_moves else [])
+    """The position after ``--from`` moves (the initial state without them).
+
+    Raises:
+        UsageError: a move that is not legal where it is played (exit code 2, in every command).
+    """
+    moves = from_moves.split() if from_moves else []
+    try:
+        return model.play_all(moves)
+    except IllegalMoveError:
+        state = model.initial_state()
+        for i, text in enumerate(moves):  # played again to say after which moves, as query does
+            try:
+                state = model.play(state, text)
+            except IllegalMoveError as error:
+                before = " ".join(moves[:i]) or "(start)"
+                message = str(error).replace(" here;", f" after {before};", 1) \
+                    .replace("cannot be played:", f"cannot be played after {before}:", 1)
+                raise UsageError(f"--from: {message}") from None
+        raise
 
 
 def _moves(from_moves: str | None) -> list[str]:
@@ -491,10 +512,7 @@ def query(
 def _loaded_at(game, params, moves):
     """The game, after checking that the --from moves can be played."""
     model = load(game, **params)
-    try:
-        model.play_all(moves)
-    except IllegalMoveError as error:
-        raise IllegalMoveError(f"--from: {error}") from None
+    _start(model, " ".join(moves))
     return model
 
 

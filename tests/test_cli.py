@@ -115,9 +115,9 @@ def test_human_output_for_a_draw():
 
 def test_illegal_move_in_from_names_it_and_lists_the_legal_ones():
     result = run("solve", "tictactoe", "--from", "place(1,1) place(1,1)")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, in every command (issue 22)
     assert result.stderr.strip() == (
-        "error: --from: 'place(1,1)' is not legal here; the legal moves are: place(0,0) "
+        "error: --from: 'place(1,1)' is not legal after place(1,1); the legal moves are: place(0,0) "
         "place(0,1) place(0,2) place(1,0) place(1,2) place(2,0) place(2,1) place(2,2)")
 
 

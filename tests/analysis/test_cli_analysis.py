@@ -95,8 +95,8 @@ def test_analyze_a_chance_game_gives_the_exact_value_and_who_is_favoured():
 
 def test_analyze_an_illegal_move_is_reported():
     result = run("analyze", "tictactoe", "--from", "place(5,5)")
-    assert result.exit_code == 1
-    assert result.stderr.startswith("error: --from: 'place(5,5)' is not legal here")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --from: 'place(5,5)' is not legal after (start)")
 
 
 def test_analyze_a_game_too_big_for_a_strong_solve_searches_each_move():
