@@ -11,6 +11,8 @@ each problem once, at its game-file line, with the shortest move sequence known 
   utility, or at the leaf of a tree);
 - ``endless`` (error): a position repeats, so the game can go on forever, and the game does not
   say what endless play is worth (at the move that comes back to the position);
+- ``tier`` (error): a move that lowers the tier the game declares (``tier EXPR``), which no
+  move may lower (at the declaration);
 - ``no-effect`` (warning): a move that changes nothing but the turn, where it is not the only legal move;
 - ``never-legal`` (warning): a move legal in none of the positions explored.
 
@@ -203,6 +205,7 @@ class _Explorer:
         self.legal_kinds: set[int] = set()
         self.findings: dict[tuple, Finding] = {}
         self.endless_allowed = getattr(model, "endless_value", None) is not None
+        self.tier = getattr(model, "tier", None)  # the declared tier: no move may lower it
         # The game's declarations, looked at only when a walk starts (plies validate without
         # --explore does not import the syntax tree): each move kind's, where its name stands,
         # and the `bounds` declared.
@@ -241,7 +244,10 @@ class _Explorer:
                 ended = self.judge(state, path)
                 self.is_end.append(ended is True)
                 if ended is False:
-                    for move, child in self.children(state, path):
+                    pairs = self.children(state, path)
+                    if self.tier is not None:
+                        self.check_tier(state, pairs, path)
+                    for move, child in pairs:
                         target = self.index.get(child)
                         if target is None:
                             target = self.keep(child, i, move)
@@ -421,6 +427,27 @@ class _Explorer:
         self.report(("utility-bounds", span.line, span.column), span, "error", "utility-bounds",
                     f"{what}, outside the bounds {lo}..{hi}",
                     hint, path())
+
+    def check_tier(self, state, pairs, path) -> None:
+        """Report a move that lowers the declared tier."""
+        try:
+            before = self.tier(state)
+            for move, child in pairs:
+                after = self.tier(child)
+                if after < before:
+                    span = self.checked.tier.span
+                    self.report(("tier", span.line, span.column), span, "error", "tier",
+                                f"the move {move} lowers the tier from {before} to {after}; "
+                                "no move may lower the tier",
+                                "write a tier that every move keeps or raises (a count of "
+                                "pieces placed, of lines drawn), or remove it: plies then "
+                                "finds one from the rules or solves in one tier",
+                                path() + (str(move),))
+                    return
+        except SearchStopped:
+            raise
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
 
     # -- findings --
 

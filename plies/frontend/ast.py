@@ -537,6 +537,13 @@ class Evaluate(Node):
 
 
 @node_class
+class Tier(Node):
+    """``tier expr``: a whole number of a position that no move lowers (solving by tiers)."""
+
+    value: Expr
+
+
+@node_class
 class Render(Node):
     """``render a, b``: what ``plies play`` shows of a state."""
 
@@ -717,7 +724,7 @@ class GameTest(Node):
 
 Item = (
     Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
-    | Utility | Bounds | Evaluate | Render | Setup | Endless | Tree | GameTest
+    | Utility | Bounds | Evaluate | Tier | Render | Setup | Endless | Tree | GameTest
 )
 
 

@@ -128,6 +128,7 @@ class CheckedGame:
     intervals: dict[int, tuple[int, int]]
     diagnostics: list[Diagnostic]
     tests: list = field(default_factory=list)  # the `test` blocks, as rule_tests.RuleTest
+    tier: ast.Tier | None = None  # the declared tier (solvers.tiers), if any
 
     @property
     def has_chance(self) -> bool:

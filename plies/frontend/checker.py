@@ -167,6 +167,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         utility = self.single(by_type, ast.Utility)
         bounds_decl = self.single(by_type, ast.Bounds)
         evaluate = self.single(by_type, ast.Evaluate)
+        tier = self.single(by_type, ast.Tier)
         render = self.single(by_type, ast.Render)
         setup = self.single(by_type, ast.Setup)
         endless_decl = self.single(by_type, ast.Endless)
@@ -184,6 +185,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             self.check_utility(utility.value, "the utility")
         if evaluate:
             self.check_utility(evaluate.value, "the evaluation")
+        if tier:
+            self.expect(tier.value, T.INT, "the tier")
         if render:
             for item in render.items:
                 self.infer(item, {})
@@ -198,7 +201,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             state_size=offset, helpers=self.helpers, moves=self.moves, chances=self.chances,
             terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
             setup=setup, endless=endless, tree=tree, types=self.types, names=self.names, domains=self.domains,
-            intervals=self.intervals, diagnostics=self.diagnostics, tests=tests)
+            intervals=self.intervals, diagnostics=self.diagnostics, tests=tests, tier=tier)
 
     def single(self, by_type, cls):
         found = by_type.get(cls, [])

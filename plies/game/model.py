@@ -62,6 +62,7 @@ class GameModel:
         self.outcome = namespace["outcome"]
         self.chance_outcomes = namespace["chance_outcomes"]
         self.evaluate = namespace["evaluate"]
+        self.tier = namespace.get("tier")  # the declared tier, or None
         self.render_items = namespace["RENDER"]  # one function per item of `render`
 
     @property

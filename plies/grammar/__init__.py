@@ -11,10 +11,10 @@ from functools import cache
 
 from lark import Lark
 
-from plies.cache import cache_directory
+from plies.cache import cache_directory, trusted
 
 DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
-                "bounds", "evaluate", "render", "setup", "endless", "tree", "test")
+                "bounds", "evaluate", "tier", "render", "setup", "endless", "tree", "test")
 """The keywords that begin a declaration at the top level of a game file."""
 
 

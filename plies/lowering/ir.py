@@ -639,4 +639,5 @@ class Game:
     render: tuple[RenderItem, ...] = ()
     whole: bool = True  # every value a whole number (see the module docstring)
     spans: dict[str, ast.Span | None] = field(default_factory=dict)
-    """Where the game's parts are written: terminal, utility, evaluate, setup."""
+    """Where the game's parts are written: terminal, utility, evaluate, setup, tier."""
+    tier: Expr | None = None  # the declared tier, if any

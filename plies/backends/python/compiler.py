@@ -97,6 +97,7 @@ def write_module(w: StatementWriter, checked: CheckedGame) -> None:
     moves.write_result(w)
     write_end(w)
     write_evaluate(w)
+    write_tier(w)
     write_render(w)
     expand.write_expand(w)
     for function in w.pending:
@@ -204,6 +205,18 @@ def write_evaluate(w: StatementWriter) -> None:
         w.writeline(f"return {neutral_estimate(w.game.bounds)}  # no heuristic declared")
     else:
         w.writeline(f"return {w.expr(w.game.evaluate)}", w.game.spans["evaluate"])
+    w.outdent()
+    w.blank()
+
+
+def write_tier(w: StatementWriter) -> None:
+    """``tier(state)``, when the game declares its tier (solving by tiers finds one
+    otherwise, or uses one tier)."""
+    if w.game.tier is None:
+        return
+    w.writeline("def tier(state):")
+    w.indent()
+    w.writeline(f"return {w.expr(w.game.tier)}", w.game.spans["tier"])
     w.outdent()
     w.blank()
 
