@@ -1105,3 +1105,41 @@ def lsp() -> None:
     """Run the language server for editors on standard input and output (needs plies[lsp])."""
     from plies.commands.lsp import serve
     serve()
+
+
+# ---- the web app ---------------------------------------------------------------------------------
+
+
+@app.command()
+@_reports_errors
+def serve(
+    game: GameArgument,
+    port: Annotated[int, typer.Option(
+        "--port", min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
+    host: Annotated[str, typer.Option(
+        "--host", help="The address to listen on; only this machine can connect to the "
+                       "default.")] = "127.0.0.1",
+    param: ParamOption = None,
+    db: Annotated[Optional[Path], typer.Option(
+        "--db", metavar="FILE", help="Read the values from a database written by plies solve "
+                                     "--strong instead of solving.")] = None,
+    open_browser: Annotated[bool, typer.Option(
+        "--open", help="Open the page in a web browser.")] = False,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.01, help="Seconds a request may take: the rules of a position, "
+                                    "an analysis, a search to explain.")] = 10.0,
+    max_positions: Annotated[int, typer.Option(
+        "--max-positions", min=1, help="The most positions the strong solve of the whole game "
+                                       "may find; past it each position is analysed on its "
+                                       "own, as analyze does.")] = 5_000_000,
+) -> None:
+    """Play the game in a web browser: every move's value, alpha-beta step by step, an editor.
+
+    Needs plies[web]. Serves until Ctrl-C; see docs/web.md.
+    """
+    from plies.commands.serve import serve as serve_game
+    try:
+        serve_game(game, _params(param), host=host, port=port, db=db, open_browser=open_browser,
+                   timeout=timeout, max_positions=max_positions, echo=typer.echo)
+    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles Ctrl-C itself
+        pass

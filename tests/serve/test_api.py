@@ -1,0 +1,328 @@
+"""plies serve's JSON API, in process (Starlette's TestClient): the answers are the CLI's
+``--json`` objects, errors are the CLI's error object, and nothing but the game served loads."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="plies serve needs the web extra: pip install '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from plies.cli import app as cli  # noqa: E402
+from plies.commands.serve.app import create_app  # noqa: E402
+from plies.commands.serve.session import Session  # noqa: E402
+from plies.game.loader import display_path, find_game, read_source  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+runner = CliRunner()
+
+
+def served(game: str, params: dict | None = None, **options) -> TestClient:
+    path = find_game(game)
+    session = Session(read_source(path), display_path(path), params or {}, **options)
+    return TestClient(create_app(session, ["testserver"]))
+
+
+def cli_json(*args: str) -> dict:
+    done = runner.invoke(cli, [*args, "--json"])
+    return json.loads(done.output)
+
+
+def solved_analysis(client: TestClient, moves: str) -> dict:
+    """The analysis once the strong solve is done (it starts with the first request)."""
+    for _ in range(600):
+        answer = client.get("/api/analysis", params={"moves": moves})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        if data["pending"] is None:
+            return data
+        time.sleep(0.05)
+    raise AssertionError("the solve did not end")
+
+
+def without_timing(analysis: dict) -> dict:
+    """An analysis without its time and, as the server reads every position from the solve
+    of the whole game, the count of the positions solved."""
+    return {k: v for k, v in analysis.items() if k not in ("seconds", "positions")}
+
+
+def test_the_page_and_its_assets_are_served_by_plies():
+    with served("tictactoe") as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "<script src=\"/static/app.js\">" in page.text
+        for asset in ("app.js", "style.css"):
+            assert client.get(f"/static/{asset}").status_code == 200
+        assert "http" not in page.text.replace("http://www.w3.org", "")  # no CDN
+
+
+def test_the_game_is_described_with_its_text():
+    with served("connect4", {"width": 5, "height": 4}) as client:
+        game = client.get("/api/game").json()
+    assert game["game"] == "connect4" and game["params"] == {"width": 5, "height": 4}
+    assert game["players"] == [{"name": "red", "role": "max"}, {"name": "yellow", "role": "min"}]
+    assert game["source"] == read_source(find_game("connect4"))
+    assert game["bounds"] == ["-1", "1"]
+
+
+def test_a_position_names_the_cell_each_move_is_played_on():
+    with served("tictactoe") as client:
+        position = client.get("/api/position", params={"moves": "place(1,1)"}).json()
+    assert position["to_move"] == {"role": "MIN", "player": "O", "index": 1, "event": None}
+    board = position["board"]["items"][0]
+    assert board["type"] == "grid" and board["rows"] == board["cols"] == 3
+    assert board["cells"][1][1] == {"text": "X", "player": 0}
+    assert board["cells"][0][0] == {"text": "", "player": None}
+    assert {"move": "place(0,2)", "probability": None,
+            "cell": {"grid": "board", "row": 0, "col": 2}} in position["moves"]
+    assert len(position["moves"]) == 8
+
+
+def test_a_column_move_names_its_column():
+    with served("connect4", {"width": 4, "height": 4}) as client:
+        position = client.get("/api/position").json()
+    assert sorted((m["move"], m["cell"]["col"], m["cell"]["row"]) for m in position["moves"]) \
+        == [(f"drop({c})", c, None) for c in range(4)]
+
+
+def test_arrays_and_numbers_are_labelled_counters_and_chance_has_outcomes():
+    with served("pig") as client:
+        position = client.get("/api/position", params={"moves": "roll"}).json()
+    items = {item["name"]: item for item in position["board"]["items"]}
+    assert items["score"] == {"type": "array", "name": "score", "labels": ["A", "B"],
+                              "values": ["0", "0"], "players": [0, 1]}
+    assert position["to_move"]["role"] == "CHANCE" and position["to_move"]["event"] == "die"
+    assert [(m["move"], m["probability"]) for m in position["moves"]] == \
+        [(f"die({k})", "1/6") for k in range(1, 7)]
+
+
+def test_an_explicit_tree_is_the_board():
+    with served("aima_fig5_2") as client:
+        position = client.get("/api/position", params={"moves": "a2"}).json()
+    tree = position["board"]
+    assert tree["type"] == "tree" and tree["current"] == 2
+    assert [c["move"] for c in tree["nodes"][0]["children"]] == ["a1", "a2", "a3"]
+    assert [m["move"] for m in position["moves"]] == ["c1", "c2", "c3"]
+
+
+@pytest.mark.parametrize("moves", ["", "place(1,1)", "place(1,1) place(0,1)",
+                                   "place(0,0) place(1,1) place(2,2) place(0,2) place(2,0)"])
+def test_the_analysis_is_analyze_json(moves):
+    with served("tictactoe") as client:
+        found = solved_analysis(client, moves)
+    args = ["analyze", "tictactoe"] + (["--from", moves] if moves else [])
+    assert without_timing(found["analysis"]) == without_timing(cli_json(*args))
+    assert [j["move"] for j in found["judged"]] == [m["move"] for m in found["analysis"]["moves"]]
+
+
+def test_each_move_is_judged_for_the_player_to_move():
+    with served("tictactoe") as client:
+        found = solved_analysis(client, "place(1,1)")
+    judged = {j["move"]: j for j in found["judged"]}
+    assert judged["place(0,0)"] == {"move": "place(0,0)", "outcome": "draw",
+                                    "outlook": "draws in 8"}
+    assert judged["place(0,1)"] == {"move": "place(0,1)", "outcome": "lose",
+                                    "outlook": "loses in 6 at best"}
+    with served("tictactoe") as client:  # X to move after O's mistake: X wins
+        found = solved_analysis(client, "place(1,1) place(0,1)")
+    assert found["judged"][0]["outcome"] == "win"
+    assert found["judged"][0]["outlook"].startswith("wins in ")
+
+
+def test_the_values_come_from_a_database_when_given(tmp_path):
+    db = tmp_path / "ttt.db"
+    done = runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    with served("tictactoe", db=db) as client:
+        found = client.get("/api/analysis", params={"moves": "place(1,1)"}).json()
+    assert found["source"] == "database"
+    expected = cli_json("query", str(db), "--from", "place(1,1)")
+    assert without_timing(found["analysis"]) == without_timing(expected)
+
+
+def test_a_database_of_another_game_is_refused(tmp_path):
+    from plies.commands.database import DatabaseError
+    db = tmp_path / "ttt.db"
+    runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(db)])
+    with pytest.raises(DatabaseError, match="holds tictactoe, not nim"):
+        served("nim", db=db)
+
+
+def test_the_search_to_watch_is_explain_json():
+    with served("aima_fig5_2") as client:
+        found = client.get("/api/explain").json()
+    expected = cli_json("explain", "aima_fig5_2")
+    assert {k: v for k, v in found.items() if k not in ("generation", "played")} == expected
+
+
+def test_an_illegal_move_is_the_cli_error_object():
+    with served("tictactoe") as client:
+        answer = client.get("/api/position", params={"moves": "place(1,1) place(1,1)"})
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "error", "diagnostics": [], "moves": None,
+        "message": "error: 'place(1,1)' is not legal here; the legal moves are: place(0,0) "
+                   "place(0,1) place(0,2) place(1,0) place(1,2) place(2,0) place(2,1) place(2,2)"}
+
+
+def test_diagnostics_as_you_type_are_validates():
+    broken = read_source(find_game("tictactoe")).replace("board[r, c] = turn", "board[r, c] = tur")
+    with served("tictactoe") as client:
+        found = client.post("/api/check", json={"source": broken}).json()
+        clean = client.post("/api/check", json={"source": read_source(find_game("tictactoe"))})
+    path = display_path(find_game("tictactoe"))
+    from plies.game.loader import validate_source
+    assert found["diagnostics"] == [d.to_json() for d in validate_source(broken, path)]
+    assert found["diagnostics"][0]["message"] == "'tur' is not defined"
+    assert clean.json() == {"diagnostics": []}
+
+
+def test_a_broken_reload_is_refused_and_the_last_good_game_stays():
+    source = read_source(find_game("tictactoe"))
+    with served("tictactoe") as client:
+        answer = client.post("/api/reload", json={"source": source + "\nutility 1 +\n"})
+        assert answer.status_code == 422
+        error = answer.json()
+        assert error["error"] == "game-file"
+        assert error["diagnostics"][0]["message"].startswith("expected an expression after '+'")
+        assert client.get("/api/game").json()["generation"] == 1
+        assert len(client.get("/api/position").json()["moves"]) == 9
+
+
+def test_a_reload_recompiles_and_the_values_follow():
+    source = read_source(find_game("tictactoe"))
+    misere = source.replace("utility if wins(X) then 1 else if wins(O) then -1 else 0",
+                            "utility if wins(X) then -1 else if wins(O) then 1 else 0")
+    assert misere != source
+    with served("tictactoe") as client:
+        answer = client.post("/api/reload", json={"source": misere})
+        assert answer.status_code == 200 and answer.json()["generation"] == 2
+        assert answer.json()["source"] == misere
+        found = solved_analysis(client, "")
+    assert found["analysis"]["verdict"] == "draw"  # misère tic-tac-toe is a draw too
+    assert found["analysis"]["moves"][0]["move"] == "place(1,1)"  # the centre is best for X
+
+
+def test_a_solve_can_be_cancelled_and_the_server_answers_meanwhile():
+    with served("connect4", {"width": 5, "height": 4}) as client:
+        job = client.post("/api/solve", json={}).json()
+        assert job["state"] == "running"
+        position = client.get("/api/position", params={"moves": "drop(2)"})
+        assert position.status_code == 200  # answered while the solve runs
+        cancelled = client.post(f"/api/jobs/{job['id']}/cancel", json={}).json()
+        assert cancelled["id"] == job["id"]
+        for _ in range(400):
+            state = client.get(f"/api/jobs/{job['id']}").json()["state"]
+            if state != "running":
+                break
+            time.sleep(0.05)
+        assert state == "cancelled"
+
+
+def test_a_game_too_big_to_solve_whole_is_analysed_position_by_position():
+    with served("tictactoe", max_positions=100) as client:
+        job = client.post("/api/solve", json={}).json()
+        for _ in range(200):
+            job = client.get(f"/api/jobs/{job['id']}").json()
+            if job["state"] != "running":
+                break
+            time.sleep(0.05)
+        assert job["state"] == "failed"
+        assert job["message"].startswith("the game has more than 100 positions")
+        moves = "place(0,0) place(1,1) place(2,2) place(0,2)"
+        found = client.get("/api/analysis", params={"moves": moves}).json()
+    assert found["source"] == "analyze" and found["analysis"]["verdict"] == "X wins in 3"
+    expected = cli_json("analyze", "tictactoe", "--from", moves, "--max-positions", "100")
+    assert {**found["analysis"], "seconds": 0} == {**expected, "seconds": 0}
+
+
+def test_requests_keep_to_the_time_limit():
+    slow = """game slow
+players A max, B min
+state
+  n: 0..1 = 0
+  x: int = 0
+move go when n == 0 {
+  for i in 1..10000 { for j in 1..10000 { x += 1  x -= 1 } }
+  n = 1
+}
+terminal n == 1
+utility 0
+"""
+    from plies.commands.serve.session import Session as Served
+    session = Served(slow, "slow.game", {}, timeout=0.3)
+    with TestClient(create_app(session)) as client:
+        started = time.monotonic()
+        answer = client.get("/api/position", params={"moves": "go"})
+        assert time.monotonic() - started < 60  # a hang guard, not a speed test
+    assert answer.status_code == 422
+    assert answer.json()["message"] == ("error: stopped by timeout: the game's rules took more "
+                                        "than 0.3 s (--timeout) in one step")
+    assert answer.json()["stopped_by"] == "timeout"
+
+
+@pytest.mark.parametrize("request_", [
+    ("post", "/api/check", {"content": "source=x"},
+     "error: send the request as JSON (Content-Type: application/json)"),
+    ("post", "/api/check", {"json": {"text": "x"}}, "error: give the game's text as \"source\""),
+    ("post", "/api/reload", {"json": ["x"]}, "error: send a JSON object"),
+    ("post", "/api/check", {"content": "{", "headers": {"content-type": "application/json"}},
+     "error: the request is not valid JSON"),
+    ("get", "/api/jobs/99", {}, "error: no job 99"),
+    ("get", "/api/explain?algorithm=dfs", {},
+     "error: algorithm is minimax, alphabeta or expectiminimax"),
+])
+def test_bad_requests_get_the_usage_error_object(request_):
+    method, path, options, message = request_
+    with served("tictactoe") as client:
+        answer = getattr(client, method)(path, **options)
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "usage", "message": message, "diagnostics": [],
+                             "moves": None}
+
+
+def test_a_text_too_long_is_refused():
+    with served("tictactoe") as client:
+        answer = client.post("/api/check", json={"source": "#" * 1_000_001})
+    assert answer.status_code == 400
+    assert "a game's text has at most 1,000,000 characters" in answer.json()["message"]
+
+
+def test_no_request_can_name_a_file():
+    with served("tictactoe") as client:
+        for path in ("/static/../session.py", "/static/%2e%2e/app.py", "/api/game?file=/etc/passwd"):
+            answer = client.get(path)
+            assert "import" not in answer.text and "root:" not in answer.text
+        assert client.get("/api/game?file=nim").json()["game"] == "tictactoe"
+
+
+def test_another_host_name_is_refused():
+    with served("tictactoe") as client:
+        assert client.get("/api/game", headers={"host": "attacker.example"}).status_code == 400
+
+
+def test_serve_prints_its_address_and_needs_a_free_port():
+    import socket
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        done = runner.invoke(cli, ["serve", "tictactoe", "--port", str(port)])
+    finally:
+        taken.close()
+    assert done.exit_code == 2
+    assert done.output.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_serve_refuses_a_game_with_errors(tmp_path):
+    broken = tmp_path / "broken.game"
+    broken.write_text("game broken\nplayers A max, B min\nutility 1 +\n", encoding="utf-8")
+    done = runner.invoke(cli, ["serve", str(broken), "--port", "0"])
+    assert done.exit_code == 1
+    assert "error: expected an expression after '+'" in done.output
