@@ -869,7 +869,7 @@ def info(game: GameArgument, param: ParamOption = None,
         return
     lines = [f"game        {model.name}  ({model.filename})"]
     lines.append("players     " + ", ".join(f"{n} ({r.upper()})" for n, r in checked.players)
-                 + f"; {checked.players[0][0]} moves first")
+                 + f"; {model.first_player()} moves first")
     if model.params:
         lines.append("parameters  " + ", ".join(
             f"{n} = {_show_param(v)} (default {data['params'][n]['default']})"

@@ -561,6 +561,10 @@ CATALOGUE = {
     "a player and the symbol empty are never equal":
         GAMES["tictactoe"].replace("when board[r, c] == empty", "when turn != empty"),
     "test 't' checks nothing": COUNTDOWN + '\ntest "t" { }\n',
+    "'turn' cannot be assigned: after a move the turn passes to the other player by itself":
+        COUNTDOWN.replace("  n -= k\n", "  n -= k\n  turn = other(turn)\n"),
+    "the utility is always 5, outside the bounds -1..1":
+        COUNTDOWN.replace("utility if turn == bob then 1 else -1", "utility 5\nbounds -1..1"),
 }
 
 

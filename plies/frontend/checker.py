@@ -192,6 +192,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
                 self.infer(item, {})
         bounds = self.check_bounds(bounds_decl) if bounds_decl else \
             self.inferred_bounds(utility, tree)
+        if bounds_decl is not None and bounds is not None and utility is not None:
+            self.check_utility_within(utility, bounds, bounds_decl)
         tests = self.check_rule_tests(by_type.get(ast.GameTest, []), tree)
         self.warn_unused()
         return CheckedGame(
@@ -537,6 +539,23 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             self.error(decl, f"the bounds {show_value(lo)}..{show_value(hi)} are empty", code="bounds")
             return None
         return lo, hi
+
+    def check_utility_within(self, utility: ast.Utility, bounds, decl: ast.Bounds) -> None:
+        """An error when every value the utility can take lies outside the declared bounds (a
+        constant utility outside them, above all): no finished game could be valued."""
+        interval = self.intervals.get(id(utility.value))
+        if interval is None:
+            return
+        lo, hi = Fraction(interval[0]), Fraction(interval[1])
+        if bounds[0] <= hi and lo <= bounds[1]:
+            return
+        shown = f"always {show_value(lo)}" if lo == hi else \
+            f"between {show_value(lo)} and {show_value(hi)}"
+        self.error(utility.value, f"the utility is {shown}, outside the bounds "
+                                  f"{show_value(bounds[0])}..{show_value(bounds[1])}",
+                   f"`bounds` at line {decl.span.line} says every utility lies in "
+                   f"{show_value(bounds[0])}..{show_value(bounds[1])}: correct the utility or "
+                   "widen the bounds", code="utility-bounds")
 
     def check_endless(self, decl: ast.Endless) -> Fraction | int | None:
         self.infer(decl.value, {})

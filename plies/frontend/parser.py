@@ -9,6 +9,7 @@ what was expected, after what, and which bracket or block is still open.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 import typing
 from fractions import Fraction
@@ -529,6 +530,9 @@ def _syntax_hint(error, token, expected: set[str], previous, tracker: _Tracker,
     known = _known_mistake(error)
     if known:
         return known
+    keyword = _misspelt_keyword(token, previous, expected, text)
+    if keyword is not None:
+        return f"did you mean '{keyword}'?"
     # A keyword where a name was meant: found instead of a name, or followed by what follows one.
     if token is not None and token.type in _keyword_types() and "NAME" in expected \
             and re.match(r"\s*([-+*]?=|\[|:)", text[token.end_pos:token.end_pos + 40]):
@@ -542,6 +546,10 @@ def _syntax_hint(error, token, expected: set[str], previous, tracker: _Tracker,
             and re.match(r"\s*([-+*]?=(?!=)|\[)", text[before.end_pos:before.end_pos + 40]):
         return _KEYWORD_HINT.format(before)  # `while -= 1`: a keyword, then an assignment
     if token is not None and str(token) == "=" and "COMPARE" in expected:
+        if _declaration_of(tracker, index) == "def":
+            return ("a definition is an expression: it gives a value and changes nothing; "
+                    "changes belong in a move's effect, as in `move take(k in 1..2) "
+                    "{ n -= k }` (to compare two values, write `==`)")
         return "to compare two values, write `==`"
     if expected == {"GAME"}:
         return "a game file starts with its name, as in `game tictactoe`"
@@ -566,6 +574,45 @@ def _syntax_hint(error, token, expected: set[str], previous, tracker: _Tracker,
             return f"the '{t}'{owner} opened at {t.line}:{t.column} is still open: " \
                    f"is a '{closer}' missing?"
     return None
+
+
+def _declaration_of(tracker: _Tracker, index: int) -> str | None:
+    """The keyword of the declaration that the token at ``index`` is part of (``def``,
+    ``move``, ...), or None."""
+    for token in reversed(tracker.tokens[:index]):
+        if str(token) in DECLARATIONS and token.type in _keyword_types():
+            return str(token)
+    return None
+
+
+def _misspelt_keyword(token, previous, expected: set[str], text: str) -> str | None:
+    """The keyword a misspelt word was meant to be (``termnal`` for ``terminal``), or None.
+
+    The word is the one the parser failed at, when a keyword could stand there, or the word just
+    before it when that word starts its line (``whlie x < 3 {`` reads ``whlie`` as a name).
+    """
+    words = _keyword_by_word()
+    wanted = [word for word, name in words.items() if name in expected]
+    if token is not None and token.type == "NAME" and wanted:
+        found = _close_word(str(token), wanted, 0.75)
+        if found:
+            return found
+    if previous is not None and previous.type == "NAME" and str(previous) not in words \
+            and text[:previous.start_pos].rstrip(" \t").endswith(("\n", "{")) or \
+            previous is not None and previous.start_pos == 0:
+        return _close_word(str(previous), list(words), 0.8)
+    return None
+
+
+def _close_word(word: str, candidates: list[str], cutoff: float) -> str | None:
+    """The candidate ``word`` is a slip of: two letters swapped (``fro``), or one close by
+    difflib's ratio."""
+    for candidate in candidates:
+        if len(candidate) == len(word) >= 3 and sorted(candidate) == sorted(word) \
+                and sum(a != b for a, b in zip(candidate, word)) == 2:
+            return candidate
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)
+    return found[0] if found else None
 
 
 def _character_diagnostic(error: UnexpectedCharacters, text: str, filename: str, line: int,

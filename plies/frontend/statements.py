@@ -165,7 +165,10 @@ class StatementChecks:
 
     def check_stmt(self, stmt: ast.Stmt, scope: dict, context: str) -> None:
         if isinstance(stmt, (ast.Assign, ast.Update)):
-            target_type = self.check_target(stmt.target, scope)
+            if stmt.target.name == "turn" and stmt.target.first is None and "turn" not in scope:
+                target_type = self.check_turn_target(stmt, context)
+            else:
+                target_type = self.check_target(stmt.target, scope)
             value_type = self.infer(stmt.value, scope)
             if isinstance(stmt, ast.Update):
                 if not isinstance(target_type, (T.Number, T.Error)) \
@@ -253,6 +256,22 @@ class StatementChecks:
             self.check_block(body, scope, context)
         self.loop_depth -= 1
         self.breakable -= 1
+
+    def check_turn_target(self, stmt: ast.Assign | ast.Update, context: str) -> T.Type:
+        """``turn = P``: in `setup`, who moves first; anywhere else an error that says how the
+        turn passes."""
+        if context == "setup" and isinstance(stmt, ast.Assign):
+            self.names[id(stmt.target)] = Resolution("turn")
+            return self.player_type
+        if context == "setup":
+            self.error(stmt.target, "'turn' is a player: set it with `turn = P`", code="assign")
+        else:
+            self.error(stmt.target, "'turn' cannot be assigned: after a move the turn passes to "
+                                    "the other player by itself",
+                       "for the same player to move again, write `again` in the effect; who "
+                       "moves first is set in `setup`, as in `setup { turn = B }`",
+                       code="assign")
+        return T.ERROR
 
     def check_target(self, target: ast.Target, scope: dict) -> T.Type:
         name = target.name

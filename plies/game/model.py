@@ -150,6 +150,23 @@ class GameModel:
                 return name if name == r.upper() else f"{name} ({r.upper()})"
         return "MAX" if role == MAX else "MIN"
 
+    def first_player(self) -> str:
+        """The name of the player who moves first: the first listed, unless `setup` sets
+        `turn` (a game whose setup fails says the first listed)."""
+        players = self.facts.players
+        if not players:
+            return ""
+        try:
+            role = self.to_move(self.initial_state())
+        except Exception:  # noqa: BLE001 - a failing setup is reported by the commands that run it
+            return players[0][0]
+        if role not in (MAX, MIN):  # a chance event first: the first listed
+            return players[0][0]
+        for name, r in players:
+            if (r == "max") == (role == MAX):
+                return name
+        return players[0][0]
+
     def meaning(self, value, terminal: bool = False) -> str:
         """What a game value means: a draw, a win for one side, or which side it favours.
 
@@ -189,7 +206,7 @@ class GameModel:
         players = self.checked.players
         rows = [("game", f"{self.name} ({self.filename})"),
                 ("players", ", ".join(f"{n} ({r.upper()})" for n, r in players)
-                 + f"; {players[0][0]} moves first" if players else ""),
+                 + f"; {self.first_player()} moves first" if players else ""),
                 ("parameters", ", ".join(f"{n} = {show_value(v)}" for n, v in self.params.items())),
                 ("moves", ", ".join(dict.fromkeys(m.decl.name for m in self.checked.moves))),
                 ("chance", "yes" if self.has_chance else "no")]

@@ -43,6 +43,10 @@ class StatementLowering:
             return [ir.SetLocal(name, self.expr(stmt.value), False,
                                 self.needs_bound(stmt.value), self.check("magnitude", stmt),
                                 stmt.span)]
+        resolution = self.checked.names.get(id(stmt.target))
+        if resolution is not None and resolution.kind == "turn":  # `turn = P` in setup: slot 0
+            return [ir.Store(ir.Const(0), self.expr(stmt.value), None, None, False, -1,
+                             stmt.span)]
         info = self.checked.vars[stmt.target.name]
         if stmt.target.first is None and isinstance(info.type, (T.Array, T.Grid)):
             if isinstance(self.checked.types.get(id(stmt.value)), (T.Array, T.Grid)):
