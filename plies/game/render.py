@@ -86,6 +86,8 @@ def _glyph(model, t: T.Type, value) -> str:
         if name in players:
             return name if len(name) == 1 else name[0]
         return "."
+    if isinstance(t, T.Bool):  # a board of booleans: filled and empty squares
+        return "#" if value else "."
     return _value(model, t, value)
 
 

@@ -163,3 +163,14 @@ def test_turn_takes_a_player_in_setup(tmp_path):
     result = validate(str(path))
     assert result.exit_code == 1
     assert "error: 'turn' is a player: set it with `turn = P`" in result.stdout
+
+
+def test_a_grid_of_booleans_is_drawn_as_a_board(tmp_path):
+    path = tmp_path / "chomp.game"
+    path.write_text("game chomp(width = 3)\nplayers A max, B min\nstate\n"
+                    "  eaten: grid[2, width] of bool = false\n"
+                    "move eat(r, c) in cells(eaten) when not eaten[r, c] { eaten[r, c] = true }\n"
+                    "terminal eaten[0, 0]\nutility if turn == A then 1 else -1\n")
+    result = CliRunner().invoke(app, ["play", str(path), "--as", "both"], input="eat(1,2)\nquit\n")
+    assert result.stdout.startswith("eaten:\n    0 1 2\n  0 . . .\n  1 . . .\nA to move\n")
+    assert "eaten:\n    0 1 2\n  0 . . .\n  1 . . #\nB to move\n" in result.stdout
