@@ -51,7 +51,7 @@ class _Plies(typer.Typer):
     """The application: when the command line names a command, only that command is built.
 
     Typer turns every command's signature into Click parameters before it looks at the command
-    line; building all thirteen costs about 10 ms at every start. ``plies solve ...`` needs
+    line; building them all costs about 10 ms at every start. ``plies solve ...`` needs
     only ``solve``, and shows the same usage, help and errors with a group of one. Anything
     else (``plies --help``, a misspelt command, no command) gets the whole group.
     """

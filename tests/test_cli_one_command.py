@@ -8,6 +8,11 @@ import sys
 
 import pytest
 
+from plies.cli import app
+
+COMMANDS = len(app.registered_commands)
+"""How many commands the whole group builds."""
+
 PROGRAM = """import sys, typer.main
 from plies import cli
 built = []
@@ -42,12 +47,12 @@ def test_a_command_built_alone_behaves_as_in_the_whole_group(args):
     assert alone.returncode == whole.returncode
     assert alone.stdout.replace("0.00", "") .split("time")[0] == \
         whole.stdout.replace("0.00", "").split("time")[0]
-    assert alone.stderr.replace("built 1", "") == whole.stderr.replace("built 13", "")
+    assert alone.stderr.replace("built 1", "") == whole.stderr.replace(f"built {COMMANDS}", "")
     assert "built 1\n" in alone.stderr
 
 
 def test_anything_but_a_command_gets_the_whole_group():
     for args in (["--help"], ["solv", "x"], []):
         result = run("alone", *args)
-        assert "built 13" in result.stderr
+        assert f"built {COMMANDS}" in result.stderr
     assert "Did you mean 'solve'?" in run("alone", "solv", "x").stderr

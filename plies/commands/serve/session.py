@@ -13,9 +13,10 @@ Work that runs the game's rules happens in two worker threads, never on the even
   position's moves their values and remoteness. It reports how many positions it has found
   and can be cancelled; meanwhile the server answers as before.
 
-The solvers' work meter (``plies.solvers.limits``) is one per process: while the strong solve
-runs, a costly position met by a request is stopped by its time limit between positions rather
-than inside one. The shipped games have no such positions.
+The rules' work meter (``plies.solvers.limits``) is one per process, and watches the limits set
+last. The strong solve sets none (it has no time limit; it is cancelled instead), so the meter
+stays with the requests, each of which sets its own as it starts; the solve's work counted
+meanwhile only makes a request read the clock sooner.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ const page = {
   search: null,        // GET /api/explain
   step: 0,             // the step of the search shown
   checkToken: 0,
+  diagnostics: [],     // POST /api/check's, for the text in the editor
   edited: false,
 };
 
@@ -50,6 +51,25 @@ function svgElement(tag, attributes = {}, text) {
     if (value !== null && value !== undefined) node.setAttribute(key, value);
   }
   if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A player named after a colour (Connect Four's red and yellow, Othello's black and white)
+// gets pieces of that colour; others are blue (the first player) and red (the second).
+const COLOURS = {red: ["#c62828", "#fff"], yellow: ["#f2c200", "#222"], blue: ["#1f5fbf", "#fff"],
+                 black: ["#222", "#fff"], white: ["#fafafa", "#222"], green: ["#2e7d32", "#fff"],
+                 orange: ["#ef6c00", "#fff"], purple: ["#6a1b9a", "#fff"]};
+
+function paint(node, index, text = false) {
+  const player = page.game && page.game.players[index];
+  const colour = player && COLOURS[player.name.toLowerCase()];
+  if (!colour) return node;
+  if (text) node.style.color = colour[0] === "#fafafa" || colour[0] === "#f2c200" ? "#8a6d00" : colour[0];
+  else {
+    node.style.background = colour[0];
+    node.style.color = colour[1];
+    if (colour[0] === "#fafafa") node.style.border = "1px solid #555";
+  }
   return node;
 }
 
@@ -158,8 +178,8 @@ function renderTurn() {
     turn.append(`Chance: ${who.event || "an outcome"}`);
     return;
   }
-  const name = element("span", {class: `who p${who.index}`}, who.player);
-  turn.append(name, ` (${who.role}) to move`);
+  const name = paint(element("span", {class: `who p${who.index}`}, who.player), who.index, true);
+  turn.append(name, who.player === who.role ? " to move" : ` (${who.role}) to move`);
 }
 
 function renderBoard() {
@@ -234,8 +254,10 @@ function drawGrid(item, moves, judged) {
                                         title: move !== undefined ? moveTitle(judged, move) : null});
       if (cell.text !== "") {
         const kind = cell.player !== null ? `p${cell.player}` : (/^-?\d/.test(cell.text) ? "number" : "other");
-        const glyph = cell.player !== null || kind === "other" ? cell.text.slice(0, 2) : cell.text;
-        button.append(element("span", {class: `piece ${kind}`, title: cell.text}, glyph));
+        // a symbol as the terminal shows it: its name when one letter long, else its initial
+        const glyph = kind === "number" || cell.text.length === 1 ? cell.text : cell.text[0].toUpperCase();
+        const piece = element("span", {class: `piece ${kind}`, title: cell.text}, glyph);
+        button.append(cell.player !== null ? paint(piece, cell.player) : piece);
       } else if (move !== undefined && cellMoves.has(`${r},${c}`)) {
         button.append(element("span", {class: `hint ${outcomeOf(judged, move)}`},
                               remotenessOf(judged, move)));
@@ -369,9 +391,12 @@ async function drawHistory(token) {
   const players = page.game.players;
   svg.append(svgElement("line", {class: "axis", x1: left, y1: top, x2: left, y2: height - bottom}));
   svg.append(svgElement("line", {class: "zero", x1: left, y1: y(0), x2: width - right, y2: y(0)}));
-  svg.append(svgElement("text", {x: 4, y: y(high) + 4}, `${players[0] ? players[0].name : "MAX"} ${high}`));
-  svg.append(svgElement("text", {x: 4, y: y(low) + 4}, `${players[1] ? players[1].name : "MIN"} ${low}`));
-  svg.append(svgElement("text", {x: 4, y: y(0) + 4}, "0"));
+  svg.append(svgElement("text", {x: 4, y: y(high) + 4}, String(high)));
+  svg.append(svgElement("text", {x: 4, y: y(low) + 4}, String(low)));
+  if (low < 0 && high > 0) svg.append(svgElement("text", {x: 4, y: y(0) + 4}, "0"));
+  const favours = (k) => players[k] ? players[k].name : (k ? "MIN" : "MAX");
+  svg.append(svgElement("text", {x: left + 6, y: top + 8}, `↑ better for ${favours(0)}`));
+  svg.append(svgElement("text", {x: left + 6, y: height - bottom - 2}, `↓ better for ${favours(1)}`));
   svg.append(svgElement("text", {x: width - right - 40, y: height - 6}, `move ${page.moves.length}`));
   const points = values.map((v, k) => v === null ? null : [x(k), y(Number(v.value))]);
   const path = points.filter((p) => p !== null).map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join(" ");
@@ -446,7 +471,7 @@ function drawGameTree(tree, position, judged) {
     g.append(svgElement("text", {x: cx, y: cy + 4, "text-anchor": "middle"}, label));
     if (move) {
       const found = judged.get(move);
-      if (found) g.append(svgElement("text", {class: "value", x: cx, y: cy + 32, "text-anchor": "middle"}, valueText(found.row)));
+      if (found) g.append(svgElement("text", {class: "value", x: cx + 19, y: cy + 4}, valueText(found.row)));
       g.addEventListener("click", () => play(move));
       g.append(svgElement("title", {}, moveTitle(judged, move)));
     }
@@ -657,6 +682,7 @@ function offsetOf(lines, line, column) {
 }
 
 function renderEditor(diagnostics) {
+  page.diagnostics = diagnostics;
   const text = $("#source").value;
   const lines = text.split("\n");
   const marks = new Map();
@@ -789,7 +815,7 @@ function wire() {
   const area = $("#source");
   area.addEventListener("input", () => {
     page.edited = true;
-    renderEditor([]);
+    renderEditor(page.diagnostics);  // the last ones found, until the text is checked again
     clearTimeout(checkTimer);
     checkTimer = setTimeout(checkSource, 250);
   });
