@@ -228,8 +228,20 @@ def solve(
         "--strong", help="Solve every reachable position (retrograde analysis); with --db, "
                          "store them all in an SQLite database.")] = False,
     db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE", help="With --strong: the SQLite file to write.")] = None,
+        "--db", metavar="FILE|DIR", help="With --strong: where to store every position: an "
+                                         "SQLite file (a name ending in .db or .sqlite) or a "
+                                         "solution directory solved tier by tier (any other "
+                                         "name; run again to go on after a stop).")] = None,
     backend: BackendOption = "python",
+    workers: Annotated[Optional[int], typer.Option(
+        "--workers", min=1, help="With --db DIR: processes solving each tier's chunks "
+                                 "(default: every core).")] = None,
+    engine: Annotated[Literal["processes", "ray"], typer.Option(
+        "--engine", help="With --db DIR: processes on this machine, or Ray tasks "
+                         "(pip install 'plies[ray]').")] = "processes",
+    address: Annotated[Optional[str], typer.Option(
+        "--address", help="With --engine ray: the Ray cluster to join (default: start one "
+                          "here).")] = None,
 ) -> None:
     """Solve a game: its exact value, the best move, the line of best play, the work it took.
 
@@ -246,6 +258,13 @@ def solve(
         _sweep_table(game, params, ranges, moves, algorithm, options, as_json)
         return
     model = _loaded_at(game, params, moves)
+    if strong and db is not None and _is_solution_directory(db):
+        _tier_solve(model, moves, db, as_json, max_nodes, timeout, memory, workers, engine,
+                    address)
+        return
+    if workers is not None or engine != "processes" or address is not None:
+        raise UsageError("--workers, --engine and --address solve by tiers: add --strong "
+                         "--db DIR")
     if strong:
         _strong_solve(model, moves, db, as_json, max_nodes, timeout)
         return
@@ -458,6 +477,9 @@ def analyze(
                                    "before the end); with a range, each combination's "
                                    "search stops there, as solve's does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    db: Annotated[Optional[Path], typer.Option(
+        "--db", metavar="FILE|DIR", help="Read the values from a strong solution written by "
+                                         "plies solve --strong --db instead of solving.")] = None,
 ) -> None:
     """Every legal move with its exact value and remoteness, best first, and a verdict.
 
@@ -470,15 +492,21 @@ def analyze(
         _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
         return
     model = _loaded_at(game, params, moves)
-    analysis = analyze_position(model, moves, max_positions=max_positions, timeout=timeout)
+    if db is not None:
+        stored = _stored_solution(db)
+        stored.check_fits(model)
+        analysis = stored.analysis(moves)
+    else:
+        analysis = analyze_position(model, moves, max_positions=max_positions, timeout=timeout)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
 
 
 @app.command()
 @_reports_errors
 def query(
-    file: Annotated[Path, typer.Argument(metavar="FILE",
-                                         help="A database written by plies solve --strong.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE|DIR",
+                                         help="A database or solution directory written by "
+                                              "plies solve --strong --db.")],
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="The position after these moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -493,7 +521,7 @@ def query(
     from plies.commands.database import SolutionDatabase
     if export is not None and export not in ("csv", "jsonl"):
         raise UsageError(f"--export takes csv or jsonl; got '{export}'")
-    stored = SolutionDatabase(file)
+    stored = _stored_solution(file)
     if export is not None:
         if output is None:
             stored.export(sys.stdout, export)
@@ -507,6 +535,15 @@ def query(
         return
     analysis = stored.analysis(from_moves.split() if from_moves else [])
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
+
+
+def _stored_solution(path: Path):
+    """A strong solution on disk: a solution directory, or an SQLite database."""
+    if path.is_dir():
+        from plies.commands.solution import SolutionDirectory
+        return SolutionDirectory(path)
+    from plies.commands.database import SolutionDatabase
+    return SolutionDatabase(path)
 
 
 def _loaded_at(game, params, moves):
@@ -567,6 +604,25 @@ def _strong_solve(model, moves, db, as_json, max_positions=None, timeout=None) -
     written = database.write(db, model, solution, moves) if db is not None else None
     summary = strong_summary(model, moves, solution, written)
     typer.echo(json.dumps(summary, indent=2) if as_json else strong_text(summary))
+
+
+def _is_solution_directory(path) -> bool:
+    from plies.commands.solution import is_directory
+    return is_directory(path)
+
+
+def _tier_solve(model, moves, db, as_json, max_positions, timeout, memory, workers, engine,
+                address) -> None:
+    """``solve --strong --db DIR``: solve tier by tier into a solution directory."""
+    from plies.commands.solution import run_solve, summary_text
+    from plies.solvers.graph import TooManyPositionsError
+    try:
+        summary = run_solve(model, moves, db, workers=workers, engine=engine, address=address,
+                            timeout=timeout, memory=_memory(memory), max_positions=max_positions,
+                            show_progress=sys.stderr.isatty() and not as_json)
+    except TooManyPositionsError as error:
+        raise solvers.SolverError(f"{error}; --max-nodes N allows more") from None
+    typer.echo(json.dumps(summary, indent=2) if as_json else summary_text(summary))
 
 
 def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> None:

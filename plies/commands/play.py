@@ -23,6 +23,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 
 from plies.errors import GameRuntimeError, PliesError
 from plies.game.model import GameModel, IllegalMoveError, value_text
@@ -68,6 +69,11 @@ def solution_oracle(solution: StrongSolution) -> Callable:
 def play_oracle(model: GameModel, db: str | None = None, depth: int | None = None):
     """What ``plies play`` judges moves with: the database, else a strong solve of the whole
     game when it is small enough (and no --depth asks for a short search), else None."""
+    if db is not None and Path(db).is_dir():
+        from plies.commands.solution import SolutionDirectory
+        stored = SolutionDirectory(db)
+        stored.check_fits(model)
+        return stored.oracle(model)
     if db is not None:
         from plies.commands.database import SolutionDatabase
         stored = SolutionDatabase(db)

@@ -297,10 +297,11 @@ def test_strong_morris_and_piglet_databases(tmp_path):
 
 
 def test_bad_database_paths_and_limits_are_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")  # a folder is a solution directory, if empty
     result = run("solve", "--strong", "tictactoe", "--db", str(tmp_path))
-    assert result.exit_code == 2
-    assert result.stderr.strip() == (f"error: cannot write {tmp_path}: it is a folder; give a "
-                                     f"file name, as in --db {tmp_path / 'game.sqlite'}")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"error: {tmp_path} is not empty and holds no "
+                                     "solution.json: give a new or empty directory")
     result = run("solve", "--strong", "tictactoe", "--db", str(tmp_path / "no" / "t.sqlite"))
     assert result.exit_code == 2
     assert "there is no folder" in result.stderr

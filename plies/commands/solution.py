@@ -1,0 +1,399 @@
+"""Strong solutions in a directory, tier by tier: solving a game into one, and reading it.
+
+``plies solve GAME --strong --db DIR`` (a path that does not end in ``.db``, ``.sqlite`` or
+``.sqlite3``) solves by tiers (``plies.solvers.tiers``) into a solution directory
+(``plies.solvers.tierfiles`` describes its files); ``plies query DIR``, ``plies analyze GAME
+--db DIR`` and ``plies play GAME --db DIR`` read it. The directory keeps the game's text, so
+``query`` needs nothing else: it loads the game from there, plays the moves asked for, packs
+the position into its key and finds it by binary search in its tier's file.
+
+This module gives the solver what it needs of a compiled game (``tier_game``: the tier, the
+packing of states) and the identity a directory is checked against (game, parameters, start,
+game text, packing, tier), so a directory of another game is refused, never reused.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import TextIO
+
+from plies import __version__
+from plies.commands.analysis import Analysis, MoveRow, json_param, verdict
+from plies.errors import PliesError, UsageError
+from plies.frontend.tiers import infer_tier
+from plies.lowering.packing import packing
+from plies.solvers import tierfiles as F
+from plies.solvers.graph import TERMINAL
+from plies.solvers.protocol import CHANCE, MAX, MIN
+from plies.solvers.strong import preference
+from plies.solvers.tiers import TierGame, TierJob, TierSolveStopped
+
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+"""A ``--db`` path ending in one of these is an SQLite file; any other is a directory."""
+
+
+class SolutionDirectoryError(PliesError):
+    """A solution directory that does not fit the game, or is not finished."""
+
+
+def is_directory(path: str | Path) -> bool:
+    """True when ``--db PATH`` names a solution directory rather than an SQLite file."""
+    path = Path(path)
+    return path.is_dir() or path.suffix.lower() not in SQLITE_SUFFIXES
+
+
+def tier_of(model):
+    """The tier function of a game: declared (``tier EXPR``), found from its rules
+    (``infer_tier``), or one tier for every position; and its description in words."""
+    declared = getattr(model, "tier", None)
+    if declared is not None:
+        return declared, f"declared: {_text_of(model.checked.source, model.checked.tier.value.span)}"
+    measure = infer_tier(model.checked)
+    if measure is not None:
+        return measure.function(), "found: " + " + ".join(measure.parts)
+    return (lambda state: 0), "none (one tier)"
+
+
+def _text_of(source: str, span) -> str:
+    """The text of a node, on one line."""
+    lines = source.splitlines()[span.line - 1:span.end_line]
+    if len(lines) == 1:
+        return lines[0][span.column - 1:span.end_column - 1]
+    lines[0], lines[-1] = lines[0][span.column - 1:], lines[-1][:span.end_column - 1]
+    return " ".join(line.strip() for line in lines)
+
+
+def tier_game(model) -> TierGame:
+    """What the tier solver needs of a compiled game."""
+    packed = packing(model.checked)
+    tier, _ = tier_of(model)
+    return TierGame(model, tier, packed.pack, packed.unpack, packed.width, packed.check)
+
+
+def _worker_game(source: str, filename: str, params: dict) -> TierGame:
+    """A worker's ``TierGame``: the game loaded from its text (a top-level function, so the
+    job pickles for a process pool or Ray)."""
+    from plies.game.loader import load_source
+    return tier_game(load_source(source, filename, **params))
+
+
+def identity(model, start_moves: list[str]) -> dict:
+    """What a solution directory is of; a directory with another identity is refused."""
+    params = {name: json_param(value) for name, value in model.params.items()}
+    shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items())
+    _, tier_words = tier_of(model)
+    source = model.checked.source
+    return {
+        "game": model.name,
+        "title": model.name + (f" ({shown})" if shown else "") +
+                 (f" after {' '.join(start_moves)}" if start_moves else ""),
+        "params": params,
+        "start_moves": list(start_moves),
+        "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+        "packing": packing(model.checked).describe(),
+        "tier": tier_words,
+    }
+
+
+def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engine=None,
+                       progress=None, stop=None, max_positions=None):
+    """Solve the game from the position after ``start_moves`` into the directory ``path``
+    (or go on with a solve stopped there); returns the solver's ``TierSummary``."""
+    from plies.solvers.tiers import solve_by_tiers
+    if model.has_chance:
+        raise UsageError("a solution directory holds games without chance; give --db a file "
+                         "name ending in .db to store this game's solution in SQLite")
+    if model.checked.tree is not None:
+        raise UsageError("a solution directory holds games with a state; give --db a file "
+                         "name ending in .db to store an explicit tree's solution")
+    checked = model.checked
+    params = dict(model.params)
+    make = functools.partial(_worker_game, checked.source, checked.filename, params)
+    job = TierJob(str(path), make)
+    ident = identity(model, start_moves)
+    extra = {"plies_version": __version__, "filename": checked.filename,
+             "source": checked.source, "endless": _json_value(model.endless_value),
+             "players": [list(p) for p in checked.players]}
+    return solve_by_tiers(job, model.play_all(start_moves), {**ident}, extra=extra,
+                          engine=engine, endless=model.endless_value, progress=progress,
+                          stop=stop, max_positions=max_positions)
+
+
+def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int | None = None,
+              engine: str = "processes", address: str | None = None,
+              timeout: float | None = None, memory: int | None = None,
+              max_positions: int | None = None, show_progress: bool = False) -> dict:
+    """``plies solve GAME --strong --db DIR``: solve by tiers with the engine asked for, stop
+    at ``timeout`` seconds or ``memory`` bytes (between chunks), and say what was done.
+
+    Returns the summary (``summary_text`` puts it into words).
+
+    Raises:
+        TierSolveStopped: a limit or Ctrl-C stopped the solve; the finished tiers are kept.
+    """
+    import sys
+    import time
+
+    from plies.solvers.tiers import PoolEngine, RayEngine, SerialEngine, workers_default
+    if workers is None:
+        workers = workers_default()
+    if engine == "ray":
+        runner = RayEngine(address, workers if address is None else None)
+    elif workers > 1:
+        runner = PoolEngine(workers)
+    else:
+        runner = SerialEngine()
+    started = time.perf_counter()
+
+    def stop() -> str | None:
+        if timeout is not None and time.perf_counter() - started >= timeout:
+            return "timeout"
+        if memory is not None and resident_bytes() > memory:
+            return "memory"
+        return None
+
+    def progress(report: dict) -> None:
+        if not show_progress:
+            return
+        rate = report.get("rate")
+        left = report.get("left")
+        line = (f"{report['phase']} tier {report['tier']}: {report['positions']:,} positions"
+                + (f", {rate:,.0f} positions/s" if rate else "")
+                + (f", about {left:,.0f} s left" if left is not None else ""))
+        sys.stderr.write("\r\033[K" + line)
+        sys.stderr.flush()
+
+    try:
+        summary = solve_to_directory(model, start_moves, path, engine=runner, progress=progress,
+                                     stop=stop, max_positions=max_positions)
+    except TierSolveStopped as stopped:
+        limit = {"timeout": f"--timeout ({timeout:g} s)", "memory": "--memory",
+                 "interrupt": "Ctrl-C"}[stopped.stopped_by]
+        kept = len(list(Path(path).glob("tier-*.sol")))
+        raise TierSolveStopped(stopped.stopped_by,
+                               f"stopped at {limit} while {stopped}; what is finished is kept "
+                               f"in {path} ({kept} tiers solved): run the same command again "
+                               "to go on") from None
+    finally:
+        runner.close()
+        if show_progress:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+    value, far = summary.value, summary.remoteness
+    return {
+        "game": model.name,
+        "params": {name: json_param(v) for name, v in model.params.items()},
+        "from": list(start_moves),
+        "value": value,
+        "remoteness": far,
+        "verdict": verdict(model, value, far),
+        "positions": summary.positions,
+        "tiers": len(summary.tiers),
+        "tier": tier_of(model)[1],
+        "solved_now": summary.solved_now,
+        "seconds": round(summary.seconds, 3),
+        "workers": runner.workers,
+        "engine": "ray" if engine == "ray" else "processes" if workers > 1 else "one process",
+        "directory": str(path),
+        "bytes": summary.bytes,
+        "method": "retrograde analysis by tiers",
+    }
+
+
+def summary_text(summary: dict) -> str:
+    """``plies solve --strong --db DIR`` for people."""
+    params = ", ".join(f"{k}={v}" for k, v in summary["params"].items())
+    lines = [("game", summary["game"] + (f" ({params})" if params else ""))]
+    if summary["from"]:
+        lines.append(("from", " ".join(summary["from"])))
+    positions = summary["positions"]
+    kept = summary["tiers"] - summary["solved_now"]
+    lines += [
+        ("value", f"{summary['value']}  ({summary['verdict']})"),
+        ("remoteness", "none" if summary["remoteness"] is None else str(summary["remoteness"])),
+        ("positions", f"{positions:,} in {summary['tiers']:,} tiers (tier {summary['tier']})"),
+        ("method", summary["method"]),
+        ("time", f"{summary['seconds']:.3f} s, {summary['engine']}"
+                 + (f" ({summary['workers']} workers)" if summary["workers"] > 1 else "")
+                 + (f"; {kept} tiers were solved before" if kept else "")),
+        ("directory", f"{summary['directory']}: {summary['bytes'] / 1e6:.1f} MB "
+                      f"({summary['bytes'] / max(positions, 1):.1f} bytes a position)"),
+    ]
+    return "\n".join(f"{key:<10} {text}" for key, text in lines)
+
+
+def resident_bytes() -> int:
+    """Memory in use by this process and its worker processes (Linux; 0 elsewhere)."""
+    import multiprocessing
+    import os
+    total = 0
+    for pid in [os.getpid(), *(p.pid for p in multiprocessing.active_children())]:
+        try:
+            with open(f"/proc/{pid}/statm") as statm:
+                total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def _json_value(value):
+    if value is None or type(value) is int:
+        return value
+    return str(value)
+
+
+class SolutionDirectory:
+    """A finished solution directory opened for reading."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        meta_path = self.path / F.METADATA
+        if not self.path.is_dir():
+            raise UsageError(f"no solution directory '{path}'")
+        if not meta_path.is_file():
+            raise SolutionDirectoryError(f"{path} is not a plies solution directory (it has no "
+                                         f"{F.METADATA}; solve a game with `plies solve GAME "
+                                         "--strong --db DIR` to make one)")
+        try:
+            self.meta = F.read_json(meta_path)
+        except F.SolutionDirectoryError as error:
+            raise SolutionDirectoryError(str(error)) from None
+        if self.meta.get("format_version") != F.FORMAT_VERSION:
+            raise SolutionDirectoryError(f"{path} has format version "
+                                         f"{self.meta.get('format_version')}; this plies reads "
+                                         f"version {F.FORMAT_VERSION}")
+        if not self.meta.get("finished"):
+            raise SolutionDirectoryError(f"{path} holds an unfinished solve: run the same "
+                                         "`plies solve ... --db` again to finish it")
+        from plies.game.loader import load_source
+        self.model = load_source(self.meta["source"], self.meta["filename"],
+                                 **self.meta["params"])
+        self.start_moves = list(self.meta["start_moves"])
+        self.tiers = {tier: count for tier, count, _ in self.meta["tiers"]}
+        self.tg = tier_game(self.model)
+        self.files: dict[int, F.TierFile] = {}
+
+    def close(self) -> None:
+        for opened in self.files.values():
+            opened.close()
+        self.files.clear()
+
+    def check_fits(self, model) -> None:
+        """Refuse a directory made for another game or other parameters."""
+        mine = identity(model, self.start_moves)
+        if any(self.meta.get(name) != value for name, value in mine.items()):
+            raise SolutionDirectoryError(f"{self.path} holds {self.meta.get('title')}, not "
+                                         f"{mine['title']}")
+
+    def lookup(self, state) -> tuple[int, int | None] | None:
+        """``(value, remoteness)`` of a position, or None when the solution does not hold it."""
+        tier = self.tg.tier(state)
+        if tier not in self.tiers:
+            return None
+        opened = self.files.get(tier)
+        if opened is None:
+            opened = self.files[tier] = F.TierFile(self.path / (F.tier_name(tier) + ".sol"))
+        return opened.lookup(self.tg.pack(state))
+
+    def judged(self, state) -> list[tuple[object, int, int | None]]:
+        """Every move of a position with the value and remoteness (the move's) it leads to,
+        best first."""
+        model = self.model
+        if model.outcome(state) is not None:
+            return []
+        role = model.to_move(state)
+        rows = []
+        for move, child in model.successors(state):
+            found = self.lookup(child)
+            if found is None:
+                raise SolutionDirectoryError(f"{self.path} lacks the position after {move}: "
+                                             "the directory is damaged")
+            value, far = found
+            rows.append((move, value, None if far is None else far + 1))
+        return sorted(rows, key=lambda row: preference(role, row[1], row[2]))
+
+    def analysis(self, played: list[str]) -> Analysis:
+        """The analysis of the position after ``played`` (from the game's start).
+
+        Raises:
+            UsageError: a move is not legal, or the solution starts after another position.
+        """
+        from plies.game.model import IllegalMoveError
+        start = self.start_moves
+        if played[:len(start)] != start:
+            raise UsageError(f"--from: {self.path} starts after {' '.join(start)}; give moves "
+                             "that begin with those")
+        try:
+            state = self.model.play_all(played)
+        except IllegalMoveError as error:
+            raise UsageError(f"--from: {error}") from None
+        found = self.lookup(state)
+        if found is None:
+            raise UsageError(f"--from: {self.path} does not hold the position after "
+                             f"{' '.join(played)}")
+        value, far = found
+        model = self.model
+        over = model.outcome(state) is not None
+        role = TERMINAL if over else model.to_move(state)
+        judged = self.judged(state)
+        best = []
+        if judged:
+            first = preference(role, judged[0][1], judged[0][2])
+            best = [m for m, v, r in judged if preference(role, v, r) == first]
+        rows = [MoveRow(str(m), v, r, m in best) for m, v, r in judged]
+        words = verdict(model, value, far, over=over)
+        return Analysis(model, played, role, value, True, 0.0, far, words, rows,
+                        "retrograde analysis by tiers", self.meta["positions"], 0.0,
+                        source=str(self.path))
+
+    def oracle(self, model):
+        """Every move of a position, best first, as ``(move, value, remoteness)``: for play."""
+        def judged(state):
+            if self.lookup(state) is None or model.outcome(state) is not None:
+                return None
+            return self.judged(state)
+        return judged
+
+    def export(self, out: TextIO, fmt: str) -> int:
+        """Write every position as ``csv`` or ``jsonl``: its tier, key, text form, value,
+        remoteness and best moves; returns the rows written."""
+        from plies.commands.database import ROLE_NAMES, position_writer
+        text_of = position_writer(self.model)
+        columns = ["tier", "key", "position", "to_move", "value", "remoteness", "best_moves"]
+        writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+        if writer is not None:
+            writer.writerow(columns)
+        count = 0
+        model = self.model
+        for tier in sorted(self.tiers):
+            opened = F.TierFile(self.path / (F.tier_name(tier) + ".sol"))
+            try:
+                for i, key in enumerate(opened.keys()):
+                    state = self.tg.unpack(key)
+                    value, far = opened.record(i)
+                    over = model.outcome(state) is not None
+                    role = TERMINAL if over else model.to_move(state)
+                    judged = self.judged(state)
+                    best = [str(m) for m, v, r in judged
+                            if preference(role, v, r) == preference(role, judged[0][1],
+                                                                    judged[0][2])]
+                    row = [tier, key, text_of(state), ROLE_NAMES[role], value, far,
+                           " ".join(best)]
+                    if writer is not None:
+                        writer.writerow(["" if v is None else v for v in row])
+                    else:
+                        data = dict(zip(columns, row))
+                        data["best_moves"] = best
+                        out.write(json.dumps(data) + "\n")
+                    count += 1
+            finally:
+                opened.close()
+        return count
+
+
+__all__ = ["SolutionDirectory", "SolutionDirectoryError", "is_directory", "solve_to_directory",
+           "tier_game", "identity", "CHANCE", "MAX", "MIN"]

@@ -1,0 +1,757 @@
+"""Strong solving by tiers: every position's value and remoteness, one tier at a time, on disk.
+
+A *tier* is a whole number of a position that no move lowers (``tier EXPR`` in a game, or
+found from its rules). Positions of a tier lead to positions of the same tier or of later
+ones, never back, so a game can be solved in two passes over its tiers, as GAMESMAN's tier
+solvers do:
+
+1. **Finding the positions, first tier forward.** The positions of a tier are those found
+   from earlier tiers' positions, then from each other until no new one appears (a tier's
+   positions may lead to each other). Their packed keys (``Packing``) are sorted and written
+   (``tier-T.positions``); the keys already found in later tiers are written too
+   (``pending-T.positions``), so a solve stopped while finding goes on from there.
+2. **Valuing them, last tier back.** Every child of a position lies in its own tier, solved
+   already, or in a later one, solved earlier and read from its file. A tier whose moves all
+   leave it is valued position by position; one whose moves may stay in it is solved as a
+   small game whose ends are its own terminal positions and the positions of later tiers it
+   leads to, by the retrograde analysis of ``retrograde.py`` (cycles included) and
+   remoteness counted from those ends (``seeded_remoteness``). A solved tier is written whole
+   under its final name (``tier-T.sol``) and never solved again.
+
+Each pass splits a tier into chunks of positions that an *engine* runs: one after the other
+(``SerialEngine``), in a pool of processes (``PoolEngine``) or as Ray tasks (``RayEngine``).
+A tier is the point where they meet: its chunks' results are merged in the order of the keys,
+so the files are the same bytes whatever the engine and however many workers it has.
+
+A worker rebuilds the game from a ``TierJob``'s ``make`` (a picklable function given by the
+caller), once per process, and reads the solved tiers it needs from the directory, which must
+therefore be on a filesystem every worker sees.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from time import perf_counter
+
+from . import tierfiles as F
+from .errors import GameContractError, SolverError, format_moves
+from .graph import TERMINAL, PositionGraph
+from .protocol import CHANCE, MAX, MIN, Game, Move, State
+from .remoteness import hurries
+from .retrograde import EndlessPlayError, endless_values, settle
+
+CHUNK_POSITIONS = 20_000
+"""Most positions in one chunk (a chunk of Connect Four takes about 0.2 s in Python)."""
+MIN_CHUNK_POSITIONS = 500
+"""Fewest positions in a chunk when a tier is split among workers."""
+
+
+class TierLoweredError(SolverError):
+    """A move leads to a position of a lower tier: the tier is not one that moves never lower.
+
+    Attributes:
+        moves: The moves from the start to that position (the last one lowers the tier).
+    """
+
+    def __init__(self, moves: Sequence[Move], before: int, after: int) -> None:
+        self.moves = list(moves)
+        super().__init__(f"the move {moves[-1] if moves else '?'} lowers the tier from {before} "
+                         f"to {after} (after moves: {format_moves(self.moves)}); no move may "
+                         "lower the tier")
+
+
+class TierSolveStopped(SolverError):
+    """A limit stopped the solve between chunks; the tiers solved before are kept on disk.
+
+    Attributes:
+        stopped_by: ``timeout``, ``memory`` or ``interrupt``.
+    """
+
+    def __init__(self, stopped_by: str, doing: str) -> None:
+        self.stopped_by = stopped_by
+        super().__init__(doing)
+
+
+@dataclass
+class TierGame:
+    """What the solver needs of a game: the protocol, the tier, and the packing of states.
+
+    Attributes:
+        game: The game.
+        tier: State -> its tier.
+        pack: State -> key (a whole number below ``256 ** width``).
+        unpack: Key -> state.
+        width: Bytes of a key.
+        check: State -> None, raising an error that says why ``pack`` failed on it.
+    """
+
+    game: Game
+    tier: Callable[[State], int]
+    pack: Callable[[State], int]
+    unpack: Callable[[int], State]
+    width: int
+    check: Callable[[State], None] | None = None
+
+
+@dataclass(frozen=True)
+class TierJob:
+    """A solve's directory and how a worker builds its ``TierGame`` (``make()``, picklable).
+
+    ``run`` names one run of the solve: a worker keeps the game and the tier files it opened
+    for as long as it gets chunks of the same run.
+    """
+
+    directory: str
+    make: Callable[[], TierGame]
+    run: str = ""
+
+
+@dataclass
+class TierSummary:
+    """What a finished solve by tiers knows.
+
+    Attributes:
+        tiers: ``(tier, positions, stays)`` for every tier, in order.
+        positions: All the positions.
+        value: The start's value.
+        remoteness: The start's remoteness (None: the end cannot be forced).
+        solved_now: Tiers solved by this run (the others were on disk already).
+        seconds: Time this run took.
+        bytes: Size of the directory's files.
+    """
+
+    tiers: list[tuple[int, int, bool]]
+    positions: int
+    value: int
+    remoteness: int | None
+    solved_now: int
+    seconds: float
+    bytes: int
+
+
+# ---- engines -------------------------------------------------------------------------------
+
+
+class SerialEngine:
+    """Runs the chunks one after the other in this process."""
+
+    workers = 1
+
+    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
+        for chunk in chunks:
+            yield function(job, *chunk)
+
+    def close(self) -> None:
+        pass
+
+
+class PoolEngine:
+    """Runs the chunks in a pool of ``workers`` processes (``multiprocessing``)."""
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+        self.workers = workers
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.pool = context.Pool(workers)
+
+    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
+        return self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _call(task):
+    function, job, chunk = task
+    return function(job, *chunk)
+
+
+class RayEngine:
+    """Runs the chunks as Ray tasks, on a cluster at ``address`` or one started here."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise SolverError("--engine ray needs Ray: pip install 'plies[ray]'") from None
+        self.ray = ray
+        if not ray.is_initialized():
+            options = {"address": address} if address else {"num_cpus": workers}
+            ray.init(include_dashboard=False, log_to_driver=False, **options)
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.task = ray.remote(_call)
+
+    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
+        pending = [self.task.remote((function, job, chunk)) for chunk in chunks]
+        for ref in pending:  # in order: the merge is in the order of the chunks
+            yield self.ray.get(ref)
+
+    def close(self) -> None:
+        pass
+
+
+# ---- what a worker does --------------------------------------------------------------------
+
+
+_CONTEXT: dict = {}
+"""Per process: the job's TierGame and its open tier files (solved tiers never change)."""
+
+
+def _context(job: TierJob) -> tuple[TierGame, dict]:
+    found = _CONTEXT.get(job.run)
+    if found is None:
+        for _, files in _CONTEXT.values():
+            for opened in files.values():
+                opened.close()
+        _CONTEXT.clear()
+        found = _CONTEXT[job.run] = (job.make(), {})
+    return found
+
+
+def _solved(job: TierJob, files: dict, tier: int) -> F.TierFile:
+    found = files.get(tier)
+    if found is None:
+        found = files[tier] = F.TierFile(Path(job.directory) / (F.tier_name(tier) + ".sol"))
+    return found
+
+
+def discover_chunk(job: TierJob, tier: int, keys: list[int]):
+    """The children of some positions of ``tier``: ``(same, later, stays, problem)``.
+
+    ``same``: keys of children in ``tier``; ``later``: tier -> keys of children in later
+    tiers; ``stays``: some move stays in ``tier``; ``problem``: None, or
+    ``(key, move text, tier after, message)`` for a move lowering the tier or a failing rule.
+    """
+    tg, _ = _context(job)
+    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
+    outcome, to_move, successors = game.outcome, game.to_move, game.successors
+    same: set[int] = set()
+    later: dict[int, set[int]] = {}
+    for key in keys:
+        state = unpack(key)
+        try:
+            if outcome(state) is not None:
+                continue
+            if to_move(state) == CHANCE:
+                return same, later, False, (key, "", tier, "a chance position: a solution "
+                                            "directory holds games without chance")
+            pairs = successors(state)
+            if not pairs:
+                return same, later, False, (key, "", tier, "a non-terminal position has no "
+                                            "legal moves")
+            for move, child in pairs:
+                child_tier = tier_of(child)
+                try:
+                    child_key = pack(child)
+                except Exception:
+                    if tg.check is not None:
+                        tg.check(child)
+                    raise
+                if child_tier == tier:
+                    same.add(child_key)
+                elif child_tier > tier:
+                    kin = later.get(child_tier)
+                    if kin is None:
+                        kin = later[child_tier] = set()
+                    kin.add(child_key)
+                else:
+                    return same, later, False, (key, str(move), child_tier, None)
+        except Exception as error:  # noqa: BLE001 - a rule failed: the caller says where
+            return same, later, False, (key, "", tier, str(error) or type(error).__name__)
+    return same, later, bool(same), None
+
+
+def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
+    """The records of positions ``start``..``stop`` of a tier whose moves all leave it."""
+    tg, files = _context(job)
+    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
+    outcome, to_move, successors = game.outcome, game.to_move, game.successors
+    here = F.TierFile(Path(job.directory) / (F.tier_name(tier) + ".positions"))
+    try:
+        keys = here.keys(start, stop)
+    finally:
+        here.close()
+    out = bytearray()
+    record = F.RECORD.pack
+    for key in keys:
+        state = unpack(key)
+        utility = outcome(state)
+        if utility is not None:
+            out += record(_stored_value(utility), 0)
+            continue
+        role = to_move(state)
+        values, far = [], []
+        for _, child in successors(state):
+            v, r = _solved(job, files, tier_of(child)).lookup(pack(child))
+            values.append(v)
+            far.append(r)
+        value = max(values) if role == MAX else min(values)
+        counted = [r for v, r in zip(values, far) if v == value]
+        if hurries(role, value):
+            known = [r for r in counted if r is not None]
+            distance = min(known) + 1 if known else None
+        else:
+            distance = None if None in counted else max(counted) + 1
+        out += record(value, _stored_remoteness(distance))
+    return bytes(out)
+
+
+def edges_chunk(job: TierJob, tier: int, start: int, stop: int) -> list[tuple]:
+    """For positions ``start``..``stop`` of a tier whose moves may stay in it:
+    ``(role, utility, children)`` each, a child as ``(key, None, None)`` when in the tier and
+    ``(key, value, remoteness)`` read from its solved tier otherwise."""
+    tg, files = _context(job)
+    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
+    here = F.TierFile(Path(job.directory) / (F.tier_name(tier) + ".positions"))
+    try:
+        keys = here.keys(start, stop)
+    finally:
+        here.close()
+    rows = []
+    for key in keys:
+        state = unpack(key)
+        utility = game.outcome(state)
+        if utility is not None:
+            rows.append((TERMINAL, _stored_value(utility), ()))
+            continue
+        kids = []
+        for _, child in game.successors(state):
+            child_tier, child_key = tier_of(child), pack(child)
+            if child_tier == tier:
+                kids.append((child_key, None, None))
+            else:
+                kids.append((child_key, *_solved(job, files, child_tier).lookup(child_key)))
+        rows.append((game.to_move(state), None, tuple(kids)))
+    return rows
+
+
+def _stored_value(value) -> int:
+    if type(value) is not int and not (hasattr(value, "denominator") and value.denominator == 1):
+        raise SolverError(f"a value of {value}: a solution directory holds whole-number values")
+    value = int(value)
+    if not -F.LARGEST_VALUE <= value <= F.LARGEST_VALUE:
+        raise SolverError(f"a value of {value}: a solution directory holds values from "
+                          f"-{F.LARGEST_VALUE} to {F.LARGEST_VALUE}")
+    return value
+
+
+def _stored_remoteness(distance: int | None) -> int:
+    if distance is None:
+        return F.NO_REMOTENESS
+    if distance > F.LARGEST_REMOTENESS:
+        raise SolverError(f"a remoteness of {distance}: a solution directory holds at most "
+                          f"{F.LARGEST_REMOTENESS}")
+    return distance
+
+
+# ---- the solve -----------------------------------------------------------------------------
+
+
+def solve_by_tiers(
+    job: TierJob,
+    start: State,
+    identity: dict,
+    *,
+    extra: dict | None = None,
+    engine=None,
+    endless=None,
+    progress: Callable[[dict], object] | None = None,
+    stop: Callable[[], str | None] | None = None,
+    max_positions: int | None = None,
+) -> TierSummary:
+    """Solve every position reachable from ``start`` into ``job.directory``, or go on with
+    a solve that was stopped there.
+
+    Args:
+        job: The directory and how workers make the game.
+        start: The first position.
+        identity: What the solution is of (game, parameters, start, packing...), kept in
+            ``solution.json``; a directory holding another identity is refused.
+        extra: More for ``solution.json`` that is not checked (the game's text, plies's
+            version).
+        engine: Runs the chunks (default ``SerialEngine()``).
+        endless: What endless play is worth to MAX (None: not declared).
+        progress: Called after each chunk with a dict: ``phase`` (finding or valuing),
+            ``tier``, ``positions`` (of the tier), ``seconds``, and while valuing ``rate``
+            (positions a second) and ``left`` (seconds, at that rate).
+        stop: Called between chunks: a reason to stop (``timeout``...) or None.
+        max_positions: Refuse games with more positions.
+
+    Raises:
+        TierSolveStopped: ``stop`` gave a reason; the tiers finished are on disk.
+        TierLoweredError: a move lowers the tier.
+        EndlessPlayError: a value depends on what endless play is worth, not declared.
+        SolutionDirectoryError: the directory holds another solution or is damaged.
+    """
+    started = perf_counter()
+    engine = engine or SerialEngine()
+    job = replace(job, run=uuid.uuid4().hex)  # fresh workers' caches for this run
+    directory = Path(job.directory)
+    tg, _ = _context(job) if isinstance(engine, SerialEngine) else (job.make(), None)
+    meta = open_directory(directory, identity, extra or {})
+    solver = _Solve(job, tg, engine, directory, progress, stop or (lambda: None), started)
+    try:
+        if not meta.get("discovered"):
+            solver.discover(start, max_positions)
+            meta["discovered"] = True
+            meta["tiers"] = solver.tier_list()
+            F.write_json(directory / F.METADATA, meta)
+        tiers = [tuple(t) for t in meta["tiers"]]
+        todo = [t for t in reversed(tiers)
+                if not (directory / (F.tier_name(t[0]) + ".sol")).exists()]
+        solver.begin_valuing(sum(t[1] for t in todo))
+        for tier, count, stays in todo:
+            solver.value(tier, count, stays, endless, start)
+    except KeyboardInterrupt:
+        raise TierSolveStopped("interrupt", solver.doing) from None
+    solved_now = len(todo)
+    first = F.TierFile(directory / (F.tier_name(tg.tier(start)) + ".sol"))
+    try:
+        value, remoteness = first.lookup(tg.pack(start))
+    finally:
+        first.close()
+    if not meta.get("finished"):
+        meta.update(finished=True, positions=sum(t[1] for t in tiers), value=value,
+                    remoteness=remoteness)
+        F.write_json(directory / F.METADATA, meta)
+    size = sum(p.stat().st_size for p in directory.iterdir() if p.is_file())
+    return TierSummary(tiers, meta["positions"], value, remoteness, solved_now,
+                       perf_counter() - started, size)
+
+
+def open_directory(directory: Path, identity: dict, extra: dict) -> dict:
+    """The metadata of a solution directory, made when new; refuse another solution's.
+
+    Raises:
+        SolutionDirectoryError: the directory holds another solution, another format, or
+            files that are not a solution's.
+    """
+    path = directory / F.METADATA
+    if directory.exists() and not directory.is_dir():
+        raise F.SolutionDirectoryError(f"{directory} is a file, not a solution directory")
+    if path.exists():
+        meta = F.read_json(path)
+        check_identity(directory, meta, identity)
+        return meta
+    if directory.exists() and any(directory.iterdir()):
+        raise F.SolutionDirectoryError(f"{directory} is not empty and holds no {F.METADATA}: "
+                                       "give a new or empty directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    meta = {"format_version": F.FORMAT_VERSION, **identity, **extra, "discovered": False}
+    F.write_json(path, meta)
+    return meta
+
+
+def check_identity(directory: Path, meta: dict, identity: dict) -> None:
+    """Refuse metadata of another format or another solution than ``identity``."""
+    if meta.get("format_version") != F.FORMAT_VERSION:
+        raise F.SolutionDirectoryError(
+            f"{directory} has format version {meta.get('format_version')}; this plies writes "
+            f"version {F.FORMAT_VERSION}: give another directory")
+    for name, wanted in identity.items():
+        if meta.get(name) != wanted:
+            theirs, ours = meta.get("title", "?"), identity.get("title", "?")
+            what = f"{theirs}, not {ours}" if theirs != ours else \
+                f"a solution whose {name} differs from this one's"
+            raise F.SolutionDirectoryError(f"{directory} holds {what}: give another directory "
+                                           "(a solution directory is never reused for "
+                                           "another game, parameters or start)")
+
+
+def chunks_of(count: int, workers: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` ranges splitting ``count`` positions: several per worker, none
+    larger than ``CHUNK_POSITIONS``."""
+    if count == 0:
+        return []
+    size = max(MIN_CHUNK_POSITIONS, -(-count // (4 * workers)))
+    size = min(size, CHUNK_POSITIONS)
+    return [(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+class _Solve:
+    """One run of ``solve_by_tiers``: the two passes and their checkpoints."""
+
+    def __init__(self, job, tg, engine, directory, progress, stop, started) -> None:
+        self.job, self.tg, self.engine, self.directory = job, tg, engine, directory
+        self.progress, self.stop, self.started = progress, stop, started
+
+    doing = "starting"
+    valued = to_value = 0
+    valuing_since = 0.0
+
+    def begin_valuing(self, positions: int) -> None:
+        self.to_value, self.valued, self.valuing_since = positions, 0, perf_counter()
+
+    def check(self, doing: str) -> None:
+        self.doing = doing
+        reason = self.stop()
+        if reason is not None:
+            raise TierSolveStopped(reason, doing)
+
+    def report(self, **fields) -> None:
+        if self.progress is not None:
+            fields["seconds"] = perf_counter() - self.started
+            self.progress(fields)
+
+    def path(self, tier: int, suffix: str) -> Path:
+        return self.directory / (F.tier_name(tier) + suffix)
+
+    # -- finding the positions, first tier forward --
+
+    def discover(self, start: State, max_positions: int | None) -> None:
+        tg, directory = self.tg, self.directory
+        pending: dict[int, set[int]] = {}
+        found = 0
+        latest = None
+        for path in directory.glob("pending-*.positions"):
+            tier = F.parse_tier(path.stem.replace("pending-", "tier-"))
+            if tier is not None and (latest is None or tier > latest):
+                latest = tier
+        if latest is None:
+            pending[tg.tier(start)] = {tg.pack(start)}
+        else:
+            saved = F.TierFile(self.path(latest, ".positions").with_name(
+                f"pending-{F.tier_name(latest)[5:]}.positions"))
+            try:
+                for key in saved.keys():
+                    pending.setdefault(tg.tier(tg.unpack(key)), set()).add(key)
+            finally:
+                saved.close()
+            for path in directory.glob("tier-*.positions"):  # found after that: found again
+                tier = F.parse_tier(path.stem)
+                if tier is not None and tier > latest:
+                    path.unlink()
+            for path in directory.glob("tier-*.positions"):
+                found += F.TierFile(path).count
+        while pending:
+            tier = min(pending)
+            keys, stays = self.close_tier(tier, pending)
+            found += len(keys)
+            if max_positions is not None and found > max_positions:
+                from .graph import TooManyPositionsError
+                raise TooManyPositionsError(max_positions)
+            F.write_positions(self.path(tier, ".positions"), tier, keys, tg.width, stays)
+            later = sorted(k for kin in pending.values() for k in kin)
+            name = f"pending-{F.tier_name(tier)[5:]}.positions"
+            F.write_positions(directory / name, tier, later, tg.width, False)
+            for path in directory.glob("pending-*.positions"):
+                if path.name != name:
+                    path.unlink()
+        for path in directory.glob("pending-*.positions"):
+            path.unlink()
+
+    def close_tier(self, tier: int, pending: dict[int, set[int]]) -> tuple[list[int], bool]:
+        """Every position of ``tier``: those found from earlier tiers, then from each other."""
+        known = pending.pop(tier)
+        frontier = sorted(known)
+        stays = False
+        while frontier:
+            chunks = [(tier, frontier[a:b]) for a, b in chunks_of(len(frontier),
+                                                                    self.engine.workers)]
+            new: set[int] = set()
+            for same, later, moved, problem in self.engine.map(discover_chunk, self.job,
+                                                                chunks):
+                if problem is not None:
+                    self.fail(problem, tier)
+                stays = stays or moved
+                new.update(k for k in same if k not in known)
+                for child_tier, kin in later.items():
+                    pending.setdefault(child_tier, set()).update(kin)
+                self.report(phase="finding", tier=tier, positions=len(known) + len(new))
+                self.check(f"finding the positions of tier {tier}")
+            known.update(new)
+            frontier = sorted(new)
+        return sorted(known), stays
+
+    def tier_list(self) -> list[list]:
+        tiers = []
+        for path in self.directory.glob("tier-*.positions"):
+            tier = F.parse_tier(path.stem)
+            if tier is None:
+                continue
+            opened = F.TierFile(path)
+            tiers.append([tier, opened.count, opened.stays])
+            opened.close()
+        return sorted(tiers)
+
+    def fail(self, problem: tuple, tier: int):
+        key, move, child_tier, message = problem
+        tg = self.tg
+        state = tg.unpack(key)
+        line = line_to(tg.game, tg.game.initial_state(), state)
+        if message is None:
+            raise TierLoweredError([*line, move], tier, child_tier)
+        raise GameContractError(message, line)
+
+    # -- valuing them, last tier back --
+
+    def value(self, tier: int, count: int, stays: bool, endless, start: State) -> None:
+        chunks = [(tier, a, b) for a, b in chunks_of(count, self.engine.workers)]
+        if not stays:
+            parts = []
+            for part in self.engine.map(value_chunk, self.job, chunks):
+                parts.append(part)
+                self.valued_more(len(part) // F.RECORD.size, tier, count)
+                self.check(f"valuing tier {tier}")
+            records = b"".join(parts)
+        else:
+            rows = []
+            for part in self.engine.map(edges_chunk, self.job, chunks):
+                rows.extend(part)
+                self.valued_more(len(part), tier, count)
+                self.check(f"valuing tier {tier}")
+            records = self.solve_inside(tier, rows, endless)
+        opened = F.TierFile(self.path(tier, ".positions"))
+        try:
+            keys = opened.keys()
+        finally:
+            opened.close()
+        F.write_tier(self.path(tier, ".sol"), tier, keys, self.tg.width, stays, records)
+        self.path(tier, ".positions").unlink()
+
+    def valued_more(self, positions: int, tier: int, count: int) -> None:
+        self.valued += positions
+        seconds = perf_counter() - self.valuing_since
+        rate = self.valued / seconds if seconds > 0 else None
+        left = (self.to_value - self.valued) / rate if rate else None
+        self.report(phase="valuing", tier=tier, positions=count, rate=rate, left=left)
+
+    def solve_inside(self, tier: int, rows: list[tuple], endless) -> bytes:
+        """The records of a tier whose positions may lead to each other (cycles too)."""
+        opened = F.TierFile(self.path(tier, ".positions"))
+        try:
+            keys = opened.keys()
+        finally:
+            opened.close()
+        number = {key: i for i, key in enumerate(keys)}
+        n = len(keys)
+        roles = [role for role, _, _ in rows]
+        utilities = [utility for _, utility, _ in rows]
+        seeds: dict[int, int | None] = {i: 0 for i, role in enumerate(roles) if role == TERMINAL}
+        outside: dict[int, int] = {}  # key of a position of a later tier -> its number
+        children = []
+        for _, _, kids in rows:
+            numbered = []
+            for key, value, far in kids:
+                if value is None:
+                    numbered.append(number[key])
+                    continue
+                j = outside.get(key)
+                if j is None:  # a position of a later tier: an end worth its value
+                    j = outside[key] = n + len(outside)
+                    roles.append(TERMINAL)
+                    utilities.append(value)
+                    seeds[j] = far
+                numbered.append(j)
+            children.append(tuple(numbered))
+        children.extend(() for _ in outside)
+        graph = PositionGraph(None)
+        graph.roles, graph.utilities, graph.children = roles, utilities, children
+        graph.states = [*keys, *outside]
+        graph.first_parent = [-1] * len(graph.roles)
+        graph.forward = False
+        values, settled = settle(graph)
+        if 0 in settled:
+            values = self.endless_fill(graph, values, settled, endless, keys)
+        far = seeded_remoteness(graph, values, seeds)
+        record = F.RECORD.pack
+        return b"".join(record(_stored_value(values[i]), _stored_remoteness(far[i]))
+                        for i in range(len(keys)))
+
+    def endless_fill(self, graph, values, settled, endless, keys) -> list:
+        if endless is not None:
+            endless_values(graph, values, settled, endless)
+            return values
+        ends = [u for u in graph.utilities if u is not None]
+        low, high = list(values), list(values)
+        endless_values(graph, low, settled, min(ends))
+        endless_values(graph, high, settled, max(ends))
+        for i, (a, b) in enumerate(zip(low, high)):
+            if a != b and i < len(keys):
+                game = self.tg.game
+                raise EndlessPlayError(line_to(game, game.initial_state(),
+                                               self.tg.unpack(keys[i])))
+        return low
+
+
+def seeded_remoteness(graph: PositionGraph, values: Sequence, seeds: dict[int, int | None]
+                      ) -> list[int | None]:
+    """Remoteness as in ``remoteness.remoteness``, from ends whose remoteness is given.
+
+    ``seeds``: position -> its remoteness, for the terminal positions (0) and the positions
+    of later tiers (theirs, None when the end cannot be forced from them). Positions are
+    settled in increasing order of remoteness (a heap, since the ends start at different
+    distances): a hurrying player's by its first value-keeping child settled, a holding-out
+    player's by its last.
+    """
+    graph.add_parents()
+    roles, children, parents = graph.roles, graph.children, graph.parents
+    found: list[int | None] = [None] * len(roles)
+    waiting = [-1] * len(roles)
+    heap = []
+    for i, distance in seeds.items():
+        if distance is not None:
+            found[i] = distance
+            heap.append((distance, i))
+    heapq.heapify(heap)
+    while heap:
+        distance, child = heapq.heappop(heap)
+        value = values[child]
+        for parent in parents[child]:
+            if found[parent] is not None or values[parent] != value:
+                continue
+            need = waiting[parent]
+            if need < 0:
+                need = 1 if hurries(roles[parent], value) else \
+                    sum(1 for c in children[parent] if values[c] == value)
+            if need == 1:
+                found[parent] = distance + 1
+                heapq.heappush(heap, (distance + 1, parent))
+            else:
+                waiting[parent] = need - 1
+    return found
+
+
+def line_to(game: Game, start: State, target: State, limit: int = 2_000_000) -> list[Move]:
+    """A shortest line of moves from ``start`` to ``target`` (breadth-first; empty when it is
+    not found within ``limit`` positions): for messages only."""
+    if start == target:
+        return []
+    parent: dict = {start: None}
+    queue = [start]
+    for state in queue:
+        if len(parent) > limit:
+            break
+        try:
+            if game.outcome(state) is not None or game.to_move(state) == CHANCE:
+                continue
+            pairs = game.successors(state)
+        except Exception:  # noqa: BLE001 - only looking for a line to name a position
+            continue
+        for move, child in pairs:
+            if child in parent:
+                continue
+            parent[child] = (state, move)
+            if child == target:
+                line = []
+                while parent[child] is not None:
+                    child, move = parent[child]
+                    line.append(move)
+                return line[::-1]
+            queue.append(child)
+    return []
+
+
+def workers_default() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

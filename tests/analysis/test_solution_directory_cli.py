@@ -1,0 +1,122 @@
+"""solve --strong --db DIR, query DIR, analyze --db DIR and play --db DIR through the command
+line: a solution directory written tier by tier, and read back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+runner = CliRunner()
+pytestmark = pytest.mark.timeout(300)
+
+
+def run(*args: str, **kwargs):
+    return runner.invoke(app, list(args), **kwargs)
+
+
+@pytest.fixture(scope="module")
+def ttt(tmp_path_factory):
+    path = tmp_path_factory.mktemp("solutions") / "ttt"
+    result = run("solve", "tictactoe", "--strong", "--db", str(path), "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    return path, json.loads(result.stdout)
+
+
+def test_solve_into_a_directory(ttt):
+    path, summary = ttt
+    assert (summary["value"], summary["remoteness"], summary["positions"], summary["tiers"]) == \
+        (0, 9, 5478, 10)
+    assert summary["tier"] == "found: the cells of board not empty"
+    assert summary["verdict"] == "draw"
+    assert summary["bytes"] < 16 * 5478 + 20_000  # at most 16 bytes a position, and metadata
+
+
+def test_solve_again_finds_everything_solved(ttt):
+    path, _ = ttt
+    result = run("solve", "tictactoe", "--strong", "--db", str(path), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "10 tiers were solved before" in result.stdout
+
+
+def test_query_a_directory_as_a_database(ttt, tmp_path):
+    path, _ = ttt
+    from_dir = run("query", str(path), "--from", "place(0,0) place(0,1)", "--json")
+    assert from_dir.exit_code == 0, from_dir.output
+    data = json.loads(from_dir.stdout)
+    assert data["value"] == 1 and data["remoteness"] == 5
+    sqlite = tmp_path / "ttt.db"
+    assert run("solve", "tictactoe", "--strong", "--db", str(sqlite)).exit_code == 0
+    from_db = json.loads(run("query", str(sqlite), "--from", "place(0,0) place(0,1)",
+                             "--json").stdout)
+    assert [(m["move"], m["value"], m["remoteness"], m["best"]) for m in data["moves"]] == \
+        [(m["move"], m["value"], m["remoteness"], m["best"]) for m in from_db["moves"]]
+
+
+def test_analyze_and_play_read_the_directory(ttt):
+    path, _ = ttt
+    result = run("analyze", "tictactoe", "--db", str(path), "--from", "place(1,1)")
+    assert result.exit_code == 0, result.output
+    assert f"read from {path}" in result.stdout
+    played = run("play", "tictactoe", "--db", str(path), "--as", "none")
+    assert played.exit_code == 0, played.output
+    assert "draw" in played.stdout
+
+
+def test_export_every_position(ttt):
+    path, _ = ttt
+    result = run("query", str(path), "--export", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 5478
+    start = next(r for r in rows if r["tier"] == "0")
+    assert (start["value"], start["remoteness"], start["to_move"]) == ("0", "9", "MAX")
+
+
+def test_another_game_is_refused_when_read(ttt):
+    path, _ = ttt
+    result = run("analyze", "connect4", "-p", "width=4", "-p", "height=4", "--db", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"error: {path} holds tictactoe, not connect4 (width=4, height=4)"
+
+
+def test_an_unfinished_directory_is_refused_when_read(tmp_path):
+    stopped = run("solve", "tictactoe", "--strong", "--db", str(tmp_path / "d"), "--workers",
+                  "1", "--timeout", "0")
+    assert stopped.exit_code == 1
+    assert stopped.stderr.strip() == (
+        "error: stopped at --timeout (0 s) while finding the positions of tier 0; what is "
+        f"finished is kept in {tmp_path / 'd'} (0 tiers solved): run the same command again "
+        "to go on")
+    result = run("query", str(tmp_path / "d"))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"error: {tmp_path / 'd'} holds an unfinished solve: run the same `plies solve ... "
+        "--db` again to finish it")
+
+
+def test_a_game_with_chance_goes_to_sqlite(tmp_path):
+    result = run("solve", "piglet_endless", "--strong", "--db", str(tmp_path / "pig"))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "error: a solution directory holds games without chance; give --db a file name "
+        "ending in .db to store this game's solution in SQLite")
+
+
+def test_workers_need_a_directory():
+    result = run("solve", "tictactoe", "--workers", "2")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == \
+        "error: --workers, --engine and --address solve by tiers: add --strong --db DIR"
+
+
+def test_a_folder_that_is_no_solution_is_named(tmp_path):
+    result = run("query", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"error: {tmp_path} is not a plies solution directory (it has no solution.json; solve "
+        "a game with `plies solve GAME --strong --db DIR` to make one)")

@@ -1,0 +1,225 @@
+"""Strong solving by tiers: the same values and remoteness as the retrograde analysis of the
+whole game, the same bytes whatever the number of workers, and a stopped solve going on to
+the same bytes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from plies import load
+from plies.commands.solution import (SolutionDirectory, identity, solve_to_directory,
+                                     tier_game)
+from plies.game.loader import load_source
+from plies.solvers import tierfiles as F
+from plies.solvers.retrograde import EndlessPlayError
+from plies.solvers.strong import strong_solve
+from plies.solvers.tiers import (PoolEngine, SerialEngine, TierJob, TierLoweredError,
+                                 TierSolveStopped, chunks_of, solve_by_tiers)
+
+pytestmark = pytest.mark.timeout(600)
+
+CASES = [("tictactoe", {}), ("morris3", {}), ("nim", {}), ("dots_and_boxes", {}),
+         ("hex", {}), ("kalah", {}), ("connect4", {"width": 4, "height": 3}),
+         ("subtraction", {})]
+
+
+def files(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_every_position_as_the_whole_game_retrograde_analysis_says(tmp_path, name, params):
+    model = load(name, **params)
+    summary = solve_to_directory(model, [], tmp_path / "sol")
+    whole = strong_solve(model)
+    assert summary.positions == whole.positions
+    assert (summary.value, summary.remoteness) == (whole.values[0], whole.remoteness[0])
+    stored = SolutionDirectory(tmp_path / "sol")
+    for state, value, far in zip(whole.graph.states, whole.values, whole.remoteness):
+        assert stored.lookup(state) == (value, far)
+    stored.close()
+
+
+def test_known_values():
+    """tic-tac-toe's 5,478 positions and its draw; morris3 a draw by endless play."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        ttt = solve_to_directory(load("tictactoe"), [], Path(folder) / "ttt")
+        assert (ttt.positions, ttt.value, ttt.remoteness, len(ttt.tiers)) == (5478, 0, 9, 10)
+        morris = solve_to_directory(load("morris3"), [], Path(folder) / "morris")
+        assert (morris.value, morris.remoteness) == (0, None)
+
+
+def test_the_files_are_small_and_sorted(tmp_path):
+    solve_to_directory(load("tictactoe"), [], tmp_path / "sol")
+    total = 0
+    for path in sorted((tmp_path / "sol").glob("tier-*.sol")):
+        opened = F.TierFile(path)
+        keys = opened.keys()
+        assert keys == sorted(set(keys)) and opened.solved
+        total += opened.count
+        assert path.stat().st_size == F.HEADER.size + opened.count * (8 + F.RECORD.size)
+        opened.close()
+    assert total == 5478
+    assert sorted(p.name for p in (tmp_path / "sol").iterdir()) == sorted(
+        ["solution.json", *(f"tier-{t}.sol" for t in range(10))])  # no .positions left
+
+
+def test_one_and_two_workers_write_the_same_bytes(tmp_path):
+    model = load("connect4", width=4, height=3)
+    solve_to_directory(model, [], tmp_path / "one", engine=SerialEngine())
+    pool = PoolEngine(2)
+    try:
+        solve_to_directory(model, [], tmp_path / "two", engine=pool)
+    finally:
+        pool.close()
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+
+
+def test_chunks_cover_a_tier_once():
+    for count in (0, 1, 499, 500, 12_345, 1_000_000):
+        for workers in (1, 2, 16):
+            chunks = chunks_of(count, workers)
+            assert [i for a, b in chunks for i in range(a, b)] == list(range(count))
+
+
+def test_a_stopped_solve_goes_on_to_the_same_bytes(tmp_path):
+    model = load("connect4", width=4, height=3)
+    solve_to_directory(model, [], tmp_path / "whole")
+    for phase, after in (("finding", 3), ("valuing", 1), ("valuing", 6)):
+        seen = []
+
+        def stop():
+            return "timeout" if seen.count(phase) > after else None
+        target = tmp_path / f"stopped-{phase}-{after}"
+        with pytest.raises(TierSolveStopped):
+            solve_to_directory(model, [], target, stop=stop,
+                               progress=lambda report: seen.append(report["phase"]))
+        kept = len(list(target.glob("tier-*.sol")))
+        summary = solve_to_directory(model, [], target)
+        assert files(target) == files(tmp_path / "whole")
+        assert summary.solved_now == len(summary.tiers) - kept  # none solved twice
+        assert kept > 0 or phase == "finding" or after == 1
+
+
+def test_a_killed_solve_goes_on_to_the_same_bytes(tmp_path):
+    """kill -9 half way (in a subprocess), run the same command again: the same bytes."""
+    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4", "-p", "width=4", "-p",
+               "height=4", "--strong", "--workers", "1", "--db"]
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    done = subprocess.run(command + [str(whole)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for wanted in ("pending-*.positions", "tier-*.sol"):  # while finding, then while valuing
+        process = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 300
+        while process.poll() is None and time.monotonic() < deadline:
+            if len(list(killed.glob(wanted))) >= 1 + (wanted == "tier-*.sol") * 4:
+                os.kill(process.pid, signal.SIGKILL)
+                break
+            time.sleep(0.01)
+        process.wait()
+    again = subprocess.run(command + [str(killed)], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert files(killed) == files(whole)
+
+
+def test_another_game_or_parameters_are_refused(tmp_path):
+    solve_to_directory(load("connect4", width=4, height=3), [], tmp_path / "sol")
+    with pytest.raises(F.SolutionDirectoryError) as caught:
+        solve_to_directory(load("connect4", width=3, height=3), [], tmp_path / "sol")
+    assert str(caught.value) == (
+        f"{tmp_path / 'sol'} holds connect4 (width=4, height=3), not connect4 (width=3, "
+        "height=3): give another directory (a solution directory is never reused for another "
+        "game, parameters or start)")
+    with pytest.raises(F.SolutionDirectoryError):
+        solve_to_directory(load("connect4", width=4, height=3), ["drop(0)"], tmp_path / "sol")
+
+
+def test_another_format_version_is_refused(tmp_path):
+    solve_to_directory(load("nim"), [], tmp_path / "sol")
+    meta_path = tmp_path / "sol" / F.METADATA
+    meta_path.write_text(meta_path.read_text().replace('"format_version": 1',
+                                                       '"format_version": 99'))
+    with pytest.raises(F.SolutionDirectoryError) as caught:
+        solve_to_directory(load("nim"), [], tmp_path / "sol")
+    assert str(caught.value) == (f"{tmp_path / 'sol'} has format version 99; this plies "
+                                 "writes version 1: give another directory")
+
+
+def test_a_folder_holding_something_else_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(F.SolutionDirectoryError) as caught:
+        solve_to_directory(load("nim"), [], tmp_path)
+    assert str(caught.value) == (f"{tmp_path} is not empty and holds no solution.json: give "
+                                 "a new or empty directory")
+
+
+def test_a_damaged_tier_file_is_named(tmp_path):
+    solve_to_directory(load("nim"), [], tmp_path / "sol")
+    path = tmp_path / "sol" / "tier-m3.sol"
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(F.SolutionDirectoryError) as caught:
+        F.TierFile(path)
+    assert str(caught.value).startswith(f"{path} is damaged: ")
+
+
+LOWERING = """game g
+players A max, B min
+state
+  n: 0..5 = 0
+move up when n < 5 { n += 1 }
+move down when n == 3 { n -= 2 }
+terminal n == 5
+utility 1
+endless 0
+tier n
+"""
+
+
+def test_a_move_lowering_the_tier_stops_the_solve_with_the_moves(tmp_path):
+    with pytest.raises(TierLoweredError) as caught:
+        solve_to_directory(load_source(LOWERING), [], tmp_path / "sol")
+    assert str(caught.value) == ("the move down lowers the tier from 3 to 1 (after moves: "
+                                 "up up up down); no move may lower the tier")
+
+
+ENDLESS = """game g
+players A max, B min
+state
+  n: 0..4 = 0
+move up when n < 3 { n += 1 }
+move back when n == 2 { n -= 1 }
+move win when n == 0 { n = 4 }
+terminal n >= 3
+utility if n == 4 then 1 else -1
+"""
+
+
+def test_a_value_that_depends_on_endless_play_is_named(tmp_path):
+    with pytest.raises(EndlessPlayError) as caught:
+        solve_to_directory(load_source(ENDLESS), [], tmp_path / "sol")
+    assert str(caught.value) == (  # the first such position in the order of the keys
+        "play can go on forever from the position after moves: up up, and its value depends on "
+        "what that is worth; declare it in the game (`endless 0` makes endless play a draw)")
+
+
+def test_the_identity_names_the_game_parameters_and_start():
+    ident = identity(load("connect4", width=4, height=3), ["drop(0)"])
+    assert ident["title"] == "connect4 (width=4, height=3) after drop(0)"
+    assert ident["tier"] == "found: the cells of board not empty + heights (only increased)"
+
+
+def test_solve_by_tiers_is_the_solver_alone(tmp_path):
+    """The solver needs only a TierGame: a game, a tier, a packing."""
+    game = tier_game(load("nim"))
+    job = TierJob(str(tmp_path / "sol"), lambda: game)
+    summary = solve_by_tiers(job, game.game.initial_state(), {"title": "nim"})
+    assert (summary.value, summary.positions) == (1, 232)
