@@ -181,10 +181,13 @@ class RayEngine:
             import ray
         except ImportError:
             raise SolverError("--engine ray needs Ray: pip install 'plies[ray]'") from None
+        import logging
         self.ray = ray
-        if not ray.is_initialized():
+        self.started = not ray.is_initialized()
+        if self.started:
             options = {"address": address} if address else {"num_cpus": workers}
-            ray.init(include_dashboard=False, log_to_driver=False, **options)
+            ray.init(include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING, **options)
         self.workers = int(ray.cluster_resources().get("CPU", 1))
         self.task = ray.remote(_call)
 
@@ -194,7 +197,8 @@ class RayEngine:
             yield self.ray.get(ref)
 
     def close(self) -> None:
-        pass
+        if self.started:
+            self.ray.shutdown()
 
 
 # ---- what a worker does --------------------------------------------------------------------
