@@ -28,29 +28,58 @@ VALUE_BITS = 125
 
 
 def scale_of(game: ir.Game) -> int:
-    """The scale of a chance game's values: D**K for D the common denominator of every
-    probability, as large as fits beside the utilities in 128 bits (1 without chance)."""
+    """The scale of a chance game's values: D**K (``chance_scale``; 1 without chance)."""
+    denominator, power = chance_scale(game)
+    return denominator**power
+
+
+def chance_scale(game: ir.Game) -> tuple[int, int]:
+    """``(D, K)``: D the common denominator of every probability, K as large as lets D**K fit
+    beside the utilities in 128 bits; values stay exact through K chance events in a row.
+    A uniform event of n outcomes has D = n when n is known before the game starts (every
+    binder over fixed values: Hog's two dice, 16), else any n up to the most outcomes.
+
+    Raises:
+        Unsupported: D itself does not fit (the values would not be exact in 128 bits).
+    """
     if not game.chances:
-        return 1
+        return 1, 0
     denominator = 1
     for chance in game.chances:
         if chance.denominator:
             denominator = math.lcm(denominator, chance.denominator)
-        else:  # uniform: 1/n for n up to the domain's size
-            size = game.move_count
-            if size > 20:
-                raise Unsupported("a uniform chance event with more than 20 outcomes has "
-                                  "probabilities whose common denominator is too large")
-            denominator = math.lcm(denominator, *range(1, size + 1))
+        else:
+            count = uniform_count(chance)
+            denominator = math.lcm(denominator, *([count] if count is not None else
+                                                  range(1, game.move_count + 1)))
     magnitude = max(abs(game.bounds[0]), abs(game.bounds[1]), 1) if game.bounds else 2**20
     room = 2**(VALUE_BITS - 10) // (magnitude * denominator)
-    scale = 1
+    scale, power = 1, 0
     while scale * denominator <= room:
         scale *= denominator
-    if scale == 1:
-        raise Unsupported("the chance probabilities' common denominator is too large for "
-                          "128-bit values")
-    return scale
+        power += 1
+    if power == 0:
+        raise Unsupported(f"the chance probabilities' common denominator ({denominator}) is "
+                          "too large for exact values in 128-bit integers")
+    return denominator, power
+
+
+def uniform_count(chance: ir.ChanceIR) -> int | None:
+    """How many outcomes a uniform chance event has, when every binder ranges over values
+    fixed before the game starts; None when the number depends on the state."""
+    count = 1
+    for loop in chance.loops:
+        domain = loop.domain
+        if isinstance(domain, ir.Values):
+            count *= len(domain.values)
+        elif isinstance(domain, ir.Items):
+            count *= len(domain.items)
+        elif isinstance(domain, ir.Span) and isinstance(domain.lo, ir.Const) \
+                and isinstance(domain.hi, ir.Const):
+            count *= max(0, domain.hi.value - domain.lo.value + 1)
+        else:
+            return None
+    return count or None
 
 
 def max_ply(game: ir.Game) -> int:

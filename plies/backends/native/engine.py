@@ -20,8 +20,8 @@ from plies.errors import GameRuntimeError
 from plies.lowering import Unsupported, lower
 from plies.lowering import ir
 from plies.backends.native.build import NativeUnavailable, load_module
-from plies.backends.native.emit import emit, scale_of
-from plies.solvers.errors import GameContractError
+from plies.backends.native.emit import chance_scale, emit
+from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
 from plies.solvers.limits import REPORT_SECONDS, Progress
 from plies.solvers.perft import PerftResult
 from plies.solvers.protocol import CHANCE
@@ -62,7 +62,8 @@ class NativeGame:
             self.source = emit(self.lowered)
         except Unsupported as reason:
             raise NativeRefused(str(reason)) from None
-        self.scale = scale_of(self.lowered)
+        self.denominator, self.power = chance_scale(self.lowered)
+        self.scale = self.denominator**self.power
         module = load_module(self.source)
         self.ffi, self.lib = module.ffi, module.lib
         self.entry_bytes: int = self.lib.plies_entry_bytes()
@@ -202,15 +203,20 @@ class NativeGame:
 
     def fault(self, kind: int, out, where, state, before: list[str]) -> Exception:
         """The error for a fault of kind ``kind`` in the C search."""
+        if kind == F_INEXACT:
+            return NativeRefused(
+                f"exact values here need more than 128-bit integers (the native search keeps "
+                f"them exact through {self.power} chance events in a row, each dividing by "
+                f"{self.denominator})")
         if kind in REFUSALS:
             return NativeRefused(REFUSALS[kind])
         moves, states = self.path_states(state, [where[i] for i in range(out[15])])
         texts = list(before) + [str(m) for m in moves]
         if kind == F_NO_MOVES:
-            return GameContractError("a non-terminal state has no legal moves", texts)
+            return NoMovesError("a non-terminal state has no legal moves", texts)
         if kind == F_BOUNDS:
             bounds = self.model.utility_bounds
-            return GameContractError(
+            return UtilityOutOfBoundsError(
                 f"utility {out[9]} is outside the declared utility bounds "
                 f"[{_exact(bounds[0])}, {_exact(bounds[1])}]", texts)
         found = self.replay_failure(states[-1], texts)

@@ -1,0 +1,59 @@
+"""Chance games natively without needless refusals (issue 20): a uniform event's denominator is
+its number of outcomes when that is known before the game starts, so a new user's dice game
+(tests/native/games/hog2.game: two dice of 16 outcomes) keeps exact values in 128 bits; where
+they would not fit, the one-line reason says why and Python solves it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import plies
+from plies.backends.native.emit import chance_scale
+from plies.backends.native.engine import NativeRefused
+from plies.cli import app
+from plies.lowering import lower
+
+HOG2 = Path(__file__).parent / "games" / "hog2.game"
+
+
+def test_two_dice_have_the_denominator_16():
+    denominator, power = chance_scale(lower(plies.load(HOG2, goal=4).checked))
+    assert denominator == 16  # lcm(4, 16), not lcm(1..16) = 720720
+    assert power >= 20  # 16**K and a sum of 16 values times it fit 128 bits
+
+
+@pytest.mark.parametrize(("goal", "value"), [
+    (4, Fraction(209645, 524288)),
+    (10, Fraction(39703741884152428685, 147573952589676412928)),
+])
+def test_hog2_is_solved_natively_with_pythons_value_and_nodes(native, goal, value):
+    model = plies.load(HOG2, goal=goal)
+    result, expected = native(model).solve("auto"), model.solve("auto")
+    assert result.value == expected.value == value
+    assert result.nodes == expected.nodes and result.best_move == expected.best_move
+
+
+def test_hog2_expectiminimax_natively(native):
+    model = plies.load(HOG2, goal=4)
+    result, expected = native(model).solve("expectiminimax"), model.solve("expectiminimax")
+    assert result.value == expected.value == Fraction(209645, 524288)
+    assert result.nodes == expected.nodes
+
+
+def test_the_command_line_solves_hog2_natively_without_a_note(native):
+    result = CliRunner().invoke(app, ["solve", str(HOG2), "-p", "goal=4", "--backend", "native"])
+    assert result.exit_code == 0, result.output
+    assert "209645/524288" in result.stdout
+    assert result.stderr == ""
+
+
+def test_values_past_128_bits_are_refused_with_the_reason(native):
+    # goal 20: up to 39 chance events in a row, each dividing by 16: more than 16**27
+    with pytest.raises(NativeRefused, match=r"^exact values here need more than 128-bit "
+                       r"integers \(the native search keeps them exact through \d+ chance "
+                       r"events in a row, each dividing by 16\)$"):
+        native(plies.load(HOG2, goal=20)).solve("auto")
