@@ -53,6 +53,20 @@ def test_connect4_same_value():
     assert connect4.run(4, 4) == connect4.count_nodes(4, 4)[0] == value == 0
 
 
+@pytest.mark.parametrize(("width", "height", "value"), [
+    (4, 4, 0), (5, 4, 0), (4, 5, 0), (6, 4, -1), (5, 5, 0), (3, 3, 0), (7, 1, 0), (1, 7, 0)])
+def test_connect4_c_gives_tromps_values(width, height, value):
+    """benchmarks/baselines/connect4.c (issue 20), built for each board: Tromp's values."""
+    import shutil
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler (cc)")
+    from benchmarks.connect4_native import baseline_solver
+    found, nodes = baseline_solver(width, height)()
+    assert found == value and nodes > 0
+    if width * height <= 20:
+        assert found == plies_solve("connect4", "auto", width=width, height=height)[0]
+
+
 def test_piglet_same_value_and_tree():
     assert piglet.count_nodes(2, 6) == plies_solve("piglet", "expectiminimax", goal=2, flips=6)
     assert piglet.run(2, 6) == piglet.count_nodes(2, 6)[0]
