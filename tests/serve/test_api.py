@@ -90,6 +90,13 @@ def test_a_column_move_names_its_column():
         == [(f"drop({c})", c, None) for c in range(4)]
 
 
+def test_a_move_that_indexes_an_array_names_its_counter():
+    with served("kalah") as client:
+        position = client.get("/api/position").json()
+    assert [(m["move"], m["cell"]) for m in position["moves"]] == \
+        [(f"sow({h})", {"array": "pit", "index": h}) for h in (2, 1, 0)]
+
+
 def test_arrays_and_numbers_are_labelled_counters_and_chance_has_outcomes():
     with served("pig") as client:
         position = client.get("/api/position", params={"moves": "roll"}).json()
@@ -132,6 +139,16 @@ def test_each_move_is_judged_for_the_player_to_move():
         found = solved_analysis(client, "place(1,1) place(0,1)")
     assert found["judged"][0]["outcome"] == "win"
     assert found["judged"][0]["outlook"].startswith("wins in ")
+
+
+def test_a_chance_game_is_judged_by_who_each_move_favours():
+    with served("piglet") as client:
+        found = solved_analysis(client, "flip heads")
+    assert without_timing(found["analysis"]) == \
+        without_timing(cli_json("analyze", "piglet", "--from", "flip heads"))
+    assert found["judged"] == [
+        {"move": "flip", "outcome": "better", "outlook": "favours A (MAX)"},
+        {"move": "hold", "outcome": "better", "outlook": "favours A (MAX)"}]
 
 
 def test_the_values_come_from_a_database_when_given(tmp_path):

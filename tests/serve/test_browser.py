@@ -315,3 +315,38 @@ def test_connect4_clicked_through_by_columns(browser, serve, shots):
     discs = page.eval_on_selector_all(".grid .piece", "ps => ps.map(p => p.className)")
     assert len(discs) == 5
     assert errors == []
+
+
+def test_chance_outcomes_are_rolled_or_chosen(browser, serve):
+    server = serve("piglet")
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.click("#moves tbody tr[data-move='flip']")
+    page.wait_for_selector("#chance:not([hidden]) #outcomes button")
+    outcomes = page.eval_on_selector_all("#outcomes button", "bs => bs.map(b => b.textContent)")
+    assert outcomes == ["heads (1/2)", "tails (1/2)"]
+    assert page.inner_text("#turn") == "Chance: coin"
+    page.click("#outcomes button[data-move='heads']")
+    page.wait_for_function("() => document.querySelector('#goto-moves').value === 'flip heads'")
+    page.click("#moves tbody tr[data-move='flip']")
+    page.wait_for_selector("#chance:not([hidden])")
+    page.click("#roll")
+    page.wait_for_function("() => document.querySelector('#goto-moves').value.split(' ').length === 4")
+    assert page.input_value("#goto-moves") in ("flip heads flip heads", "flip heads flip tails")
+    assert errors == []
+
+
+def test_kalah_is_played_by_clicking_its_pits(browser, serve):
+    server = serve("kalah")
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    expected = cli_json("analyze", "kalah")
+    shown_moves(page, [], len(expected["moves"]))
+    for m in expected["moves"]:  # each pit that can be sown shows its move's remoteness
+        assert page.inner_text(f".counter[data-move='{m['move']}'] .hint") == str(m["remoteness"])
+    best = expected["moves"][0]["move"]
+    page.click(f".counter[data-move='{best}']")
+    after = cli_json("analyze", "kalah", "--from", best)
+    rows = shown_moves(page, [best], len(after["moves"]))
+    assert [r[0] for r in rows] == [m["move"] for m in after["moves"]]
+    assert errors == []

@@ -66,21 +66,29 @@ def _legal(model, state, role) -> list[dict]:
         place = cells.get(move.name)
         cell = None
         if place is not None and all(isinstance(a, int) for a in move.args):
-            cell = {"grid": place["grid"], "col": move.args[place["col"]],
-                    "row": None if place["row"] is None else move.args[place["row"]]}
+            if "array" in place:
+                cell = {"array": place["array"], "index": move.args[place["index"]]}
+            else:
+                cell = {"grid": place["grid"], "col": move.args[place["col"]],
+                        "row": None if place["row"] is None else move.args[place["row"]]}
         moves.append({"move": str(move), "probability": None, "cell": cell})
     return moves
 
 
 def clickable_moves(checked) -> dict[str, dict]:
     """For each move whose parameters name a grid's cell (or column): the grid and which
-    parameters give the row and column (``row`` None: any cell of the column)."""
+    parameters give the row and column (``row`` None: any cell of the column); for a move
+    whose one parameter indexes an array (Kalah's ``sow(h)``, ``pit[h]``): the array."""
     grids = {name for name, info in checked.vars.items() if isinstance(info.type, T.Grid)}
+    arrays = {name for name, info in checked.vars.items()
+              if isinstance(info.type, T.Array) and not info.type.by_player}
     found: dict[str, dict] = {}
     ambiguous = set()
     for info in checked.moves:
         decl = info.decl
         place = _place(decl, grids)
+        if place is None:
+            place = _counter(decl, arrays)
         if place is None:
             continue
         if decl.name in found and found[decl.name] != place:
@@ -114,6 +122,20 @@ def _place(decl: ast.Move, grids: set[str]) -> dict | None:
             return {"grid": grid, "row": names.index(row), "col": names.index(second.id)}
         if len(names) == 1 and second.id == names[0]:
             return {"grid": grid, "row": None, "col": 0}
+    return None
+
+
+def _counter(decl: ast.Move, arrays: set[str]) -> dict | None:
+    """A move of one parameter that indexes an array: the array's counter is clicked."""
+    binders = decl.binders
+    if binders is None or len(binders.items) != 1:
+        return None
+    name = binders.items[0].name
+    for node in ast.walk(decl):
+        if (isinstance(node, ast.Index) and isinstance(node.base, ast.Name)
+                and node.base.id in arrays and node.second is None
+                and isinstance(node.first, ast.Name) and node.first.id == name):
+            return {"array": node.base.id, "index": 0}
     return None
 
 

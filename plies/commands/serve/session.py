@@ -238,9 +238,12 @@ class Session:
         judged = []
         role = {"MAX": MAX, "MIN": MIN}.get(_role_of(model, data["to_move"]))
         for row in data["moves"]:
+            words = ""
+            if role is not None and row["value_exact"] is not None:
+                value = _exact(row)  # in words: "wins in 3", else "favours A (MAX)"
+                words = outlook(model, role, value, row["remoteness"]) or model.meaning(value)
             judged.append({"move": row["move"], "outcome": _outcome(model, role, row),
-                           "outlook": "" if role is None or row["value_exact"] is None
-                           else outlook(model, role, _exact(row), row["remoteness"])})
+                           "outlook": words})
         return {"analysis": data, "source": source, "judged": judged, "pending": None,
                 "error": None}
 

@@ -196,7 +196,7 @@ function renderBoard() {
     const wrap = element("div", {class: "item", "data-item": item.name});
     wrap.append(element("div", {class: "item-name"}, item.name));
     if (item.type === "grid") wrap.append(drawGrid(item, position.moves, judged));
-    else if (item.type === "array") wrap.append(drawCounters(item));
+    else if (item.type === "array") wrap.append(drawCounters(item, position.moves, judged));
     else {
       const counters = element("div", {class: "counters"});
       const counter = element("div", {class: "counter" + (item.player !== null ? ` p${item.player}` : "")});
@@ -277,13 +277,22 @@ function moveTitle(judged, move) {
   return `${move} (value ${valueText(found.row)}${outlook})`;
 }
 
-function drawCounters(item) {
+function drawCounters(item, moves, judged) {
   const counters = element("div", {class: "counters"});
+  const played = new Map(moves.filter((m) => m.cell && m.cell.array === item.name)
+                              .map((m) => [m.cell.index, m.move]));
   item.values.forEach((value, k) => {
     const player = item.players ? ` p${item.players[k]}` : "";
-    const counter = element("div", {class: "counter" + player, "data-index": k});
+    const move = played.get(k);
+    const counter = element("div", {class: "counter" + player + (move !== undefined ? " playable" : ""),
+                                    "data-index": k, "data-move": move ?? null,
+                                    title: move !== undefined ? moveTitle(judged, move) : null});
     counter.append(element("span", {class: "label"}, item.labels[k]),
                    element("span", {class: "value"}, value));
+    if (move !== undefined) {
+      counter.append(element("span", {class: `hint ${outcomeOf(judged, move)}`}, remotenessOf(judged, move) || " "));
+      counter.addEventListener("click", () => play(move));
+    }
     counters.append(counter);
   });
   return counters;
