@@ -51,6 +51,7 @@ class HelperInfo:
     used: bool = False
     checked: bool = False
     interval: tuple[int, int] | None = None  # the body's range, for any arguments
+    depth: int = 1  # the longest chain of definitions from this one (itself alone: 1)
 
 
 @dataclass

@@ -83,6 +83,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         self.player_type = T.Symbols(frozenset(), True)
         self.used_globals: set[str] = set()
         self.checking_helper: list[str] = []
+        self.called_depth: list[int] = []  # per definition being checked: its callees' depth
         self.checking_const: str | None = None
         self.failed_consts: set[str] = set()
         self.poisoned = False  # the last constant evaluation met a constant with an error

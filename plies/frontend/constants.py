@@ -16,6 +16,11 @@ from plies.frontend.values import SymbolValue, show_value  # noqa: F401 - show_v
 from plies.frontend.limits import MAX_CONSTANT
 
 
+CONSTANT_STEPS = 1_000_000
+"""Most aggregate rounds one expression may take to be computed before the game starts; past it
+the expression counts as not constant (the rules compute it, under the searches' limits)."""
+
+
 class NotConstant(Exception):
     """The expression depends on the state (or fails), so it has no value at check time."""
 
@@ -33,6 +38,7 @@ class ConstantChecks:
                 (then ``poisoned`` is set, and the caller's own complaint is not reported).
         """
         self.poisoned = False
+        self.const_steps = 0
         return self._const(expr, env)
 
     def _const(self, expr: ast.Expr, env: dict[str, object]):
@@ -124,6 +130,9 @@ class ConstantChecks:
         names = expr.names
         bodies = []
         for value in self._const_domain(expr.domain, env):
+            self.const_steps = getattr(self, "const_steps", 0) + 1
+            if self.const_steps > CONSTANT_STEPS:
+                raise NotConstant  # too costly to compute now: the rules compute it
             inner = dict(env)
             inner.update(zip(names, value if len(names) > 1 else (value,)))
             bodies.append(self._const(expr.body, inner))

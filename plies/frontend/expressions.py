@@ -12,6 +12,7 @@ from plies.frontend import ast
 from plies.frontend import types as T
 from plies.frontend.checked import DomainInfo, HelperInfo, Resolution
 from plies.frontend.constants import NotConstant, type_of_value
+from plies.frontend.limits import MAX_DEFINITION_DEPTH
 from plies.frontend.vocabulary import (
     ADJACENCIES, BUILTINS, DOMAIN_FUNCTIONS, KEYWORD_VALUES, SIDES, plural)
 
@@ -132,6 +133,12 @@ class ExpressionChecks:
                        code="recursion")
             return T.ERROR
         if helper.type is T.ERROR and not helper.checked:
+            if len(self.checking_helper) >= MAX_DEFINITION_DEPTH:  # checked before its callers
+                self.error(at, f"definitions use one another more than {MAX_DEFINITION_DEPTH} "
+                               f"deep here ({self.checking_helper[0]} -> ... -> {name})",
+                           "compute the value in fewer steps, or over a domain, as in "
+                           "`sum i in 0..n: ...`", code="limit")
+                return T.ERROR
             self.check_helper(helper)
         return helper.type
 
@@ -139,6 +146,16 @@ class ExpressionChecks:
         """The type of a call of a helper; its range is the body's, which holds for any
         arguments (the body was checked with parameters of unknown range)."""
         t = self.helper_type(helper, call)
+        if self.called_depth and t is not T.ERROR:
+            if helper.depth >= MAX_DEFINITION_DEPTH:
+                caller = self.checking_helper[-1]
+                self.error(call, f"'{caller}' uses '{helper.decl.name}', which goes "
+                                 f"{helper.depth} definitions deep: definitions may use one "
+                                 f"another at most {MAX_DEFINITION_DEPTH} deep",
+                           "compute the value in fewer steps, or over a domain, as in "
+                           "`sum i in 0..n: ...`", code="limit")
+                return T.ERROR
+            self.called_depth[-1] = max(self.called_depth[-1], helper.depth)
         if helper.interval is not None:
             self.intervals[id(call)] = helper.interval
         return t
@@ -147,6 +164,7 @@ class ExpressionChecks:
         if helper.checked or helper.decl.name in self.checking_helper:
             return
         self.checking_helper.append(helper.decl.name)
+        self.called_depth.append(0)
         scope: dict = {}
         for (name, t), param in zip(helper.params, helper.decl.params or ()):
             if name in scope:
@@ -155,6 +173,7 @@ class ExpressionChecks:
             self.bind_local(scope, name, t, param)
         helper.type = self.infer(helper.decl.body, scope)
         helper.interval = self.intervals.get(id(helper.decl.body))
+        helper.depth = 1 + self.called_depth.pop()
         self.checking_helper.pop()
         helper.checked = True
 

@@ -16,3 +16,6 @@ MAX_MOVE_COMBINATIONS = 1_000_000
 """Most combinations of parameter values one move or uniform chance event lists in a position
 (every position lists them all): three 0..99 parameters, or a from-to-arrow move on a 10 x 10
 board. A domain whose size the checker cannot bound counts as 10,000 values."""
+MAX_DEFINITION_DEPTH = 50
+"""Longest chain of definitions each using the next (`def d2 = d1 + 1`, `def d1 = d0 + 1`, ...):
+the compiler writes a short definition in place where it is used, through the whole chain."""

@@ -17,6 +17,7 @@ from functools import cache
 
 from lark import Token, Transformer_NonRecursive, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_analysis import Shift
 
 from plies.errors import Diagnostic, GameFileError
 from plies.grammar import DECLARATIONS, lark_parser
@@ -26,6 +27,13 @@ MAX_FILE_BYTES = 1_000_000
 """Game files are short; a larger file is refused before it is parsed."""
 MAX_NESTING = 100
 """Deepest expression or bracket nesting accepted (generated Python must stay compilable)."""
+MAX_PARSE_DEPTH = 20_000
+"""Most symbols the parser may hold unfinished at once. A level of expression nesting holds at
+most six (`let x = 1 in`), a statement's `else if` four, so any file within ``MAX_NESTING`` and
+``MAX_TOKENS`` stays below it (a chain of 4,000 `else if` is 16,000); past it the file is
+refused as it is read, as brackets are: a run of prefix words (`not not ...`) stops there."""
+MAX_ELSE_IF = 1_000
+"""Most `else if` branches after one `if` statement (Python compiles the chain by recursion)."""
 MAX_TOKENS = 50_000
 """Most words, numbers and symbols in a file (parsing one takes about 10 microseconds)."""
 MAX_LITERAL_DIGITS = 18
@@ -62,20 +70,32 @@ def parse(text: str, filename: str = "<game>") -> ast.Start:
                    f"the file is too long: it has more than {MAX_TOKENS:,} words, numbers and "
                    "symbols", "many similar outcomes can be one event with a domain, as in "
                    "`chance roll(d in 1..6) { ... }`", code="limit")], text) from None
+    except _TooNested as deep:
+        raise _expression_too_deep(filename, deep.line, deep.column, text) from None
     builder = _Builder()
     try:
         return builder.transform(tree)
     except _TooDeep as deep:
+        raise _expression_too_deep(filename, deep.line, deep.column, text) from None
+    except _TooManyBranches as many:
         raise GameFileError(
-            [_diag(filename, deep.line, deep.column, deep.line, deep.column + 1,
-                   f"this expression is nested more than {MAX_NESTING} operations deep",
-                   "split it with `let` or a `def` helper", code="limit")], text) from None
+            [_diag(filename, many.line, many.column, many.line, many.column + 2,
+                   f"this `if` has more than {MAX_ELSE_IF:,} `else if` branches",
+                   "choose among many values with a table: an array indexed by the value",
+                   code="limit")], text) from None
     except _TooLong as long:
         token = long.token
         raise GameFileError(
             [_diag(filename, token.line, token.column, token.line, token.column + 1,
                    f"this number has {len(token):,} digits; numbers in a game file have at "
                    f"most {MAX_LITERAL_DIGITS}", code="limit")], text) from None
+
+
+def _expression_too_deep(filename: str, line: int, column: int, text: str) -> GameFileError:
+    return GameFileError(
+        [_diag(filename, line, column, line, column + 1,
+               f"this expression is nested more than {MAX_NESTING} operations deep",
+               "split it with `let` or a `def` helper", code="limit")], text)
 
 
 def _diag(filename, line, column, end_line, end_column, message, hint=None, code="syntax"):
@@ -108,6 +128,17 @@ _CLOSER_TERMINALS = {")": "RPAR", "]": "RSQB", "}": "RBRACE"}
 class _TooDeep(Exception):
     def __init__(self, line: int, column: int):
         self.line, self.column = line, column
+
+
+class _TooNested(Exception):
+    """The parser holds more than ``MAX_PARSE_DEPTH`` unfinished symbols."""
+
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
+
+
+class _TooManyBranches(_TooNested):
+    """An `if` statement with more than ``MAX_ELSE_IF`` `else if` branches."""
 
 
 class _TooLong(Exception):
@@ -173,6 +204,8 @@ class _Tracker:
             dropped = self.tokens.pop()
             if self.stack and self.stack[-1].token is dropped:
                 self.stack.pop()
+            if self.keyword_names and self.keyword_names[-1] >= len(self.tokens):
+                self.keyword_names.pop()  # the dropped token was one of them
 
     def owner(self, opened: _Open) -> str:
         """What an open bracket belongs to, in words: "move 'take'", "'if' block", ..."""
@@ -255,6 +288,8 @@ def _parse_tracked(text: str, tracker: _Tracker) -> Tree:
             else:
                 state.feed_token(token)
                 read_as_name = None
+            if len(state.state_stack) > MAX_PARSE_DEPTH:
+                raise _TooNested(token.line, token.column)
         end = Token.new_borrow_pos("$END", "", token) if token is not None \
             else Token("$END", "", 0, 1, 1)
         return state.feed_token(end, True)
@@ -268,20 +303,41 @@ def _parse_tracked(text: str, tracker: _Tracker) -> Tree:
 def _feed_keyword(state, token: Token):
     """Feed a keyword, or the name it also is where only a name fits.
 
-    Returns the parser's stacks from before it when it was read as a name, else None.
+    Returns the parser's stacks from before it when it was read as a name, else None. Whether
+    the keyword fits is found without changing (or copying) the stacks, so that a keyword
+    costs the same however deep the parser's stacks are.
     """
-    saved = list(state.state_stack), list(state.value_stack)
-    try:
+    if _accepts(state, token.type):
         state.feed_token(token)
         return None
-    except UnexpectedToken:
-        state.state_stack[:], state.value_stack[:] = saved
+    saved = list(state.state_stack), list(state.value_stack)
     token.type = "NAME"
     try:
         state.feed_token(token)
     except UnexpectedToken:
         _unread(state, saved, token)
     return saved
+
+
+def _accepts(state, token_type: str) -> bool:
+    """Whether the parser would take a token of ``token_type`` now: ``feed_token``'s steps
+    followed over the parse table alone, the stacks left as they are (the reductions only pop
+    what they reduce, so this costs what they cost)."""
+    states = state.parse_conf.states
+    stack = state.state_stack
+    height, pushed = len(stack), []
+    while True:
+        entry = states[pushed[-1] if pushed else stack[height - 1]].get(token_type)
+        if entry is None:
+            return False
+        action, rule = entry
+        if action is Shift:
+            return True
+        size = len(rule.expansion)
+        from_pushed = min(size, len(pushed))
+        del pushed[len(pushed) - from_pushed:]
+        height -= size - from_pushed
+        pushed.append(states[pushed[-1] if pushed else stack[height - 1]][rule.origin.name][1])
 
 
 def _unread(state, saved, token: Token) -> None:
@@ -369,6 +425,12 @@ class _Builder(Transformer_NonRecursive):
             if depth > MAX_NESTING:
                 raise _TooDeep(span.line, span.column)
             self.depth[id(node)] = depth
+        elif isinstance(node, ast.IfStmt):
+            chained = node.else_if
+            branches = 1 + self.depth.get(id(chained), 0) if chained is not None else 0
+            if branches > MAX_ELSE_IF:
+                raise _TooManyBranches(span.line, span.column)
+            self.depth[id(node)] = branches
         return node
 
 

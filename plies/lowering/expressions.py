@@ -26,6 +26,10 @@ call whose arguments are not all known is a call of the definition's generic fun
 SPECIALISED_NODES = 200_000
 """Most IR nodes in the bodies of those functions together (a big body specialised many times
 would otherwise make a huge program)."""
+INLINE_DEPTH = 100
+"""Deepest an expression may nest with the definitions written in place in it (as deep as the
+parser lets one expression nest): past it, a definition is called, so that the generated code
+stays compilable however long a chain of definitions each using the next is."""
 INLINE_NODES = 40
 """Most IR nodes of a specialised body written in place where its other arguments are plain
 reads (a call costs more than such a body)."""
@@ -36,10 +40,19 @@ class ExpressionLowering:
 
     def expr(self, node: ast.Expr) -> ir.Expr:
         saved, self.where = self.where, node.span
+        self.depth += 1
         try:
             return getattr(self, "visit_" + type(node).__name__)(node)
         finally:
             self.where = saved
+            self.depth -= 1
+
+    def room_for(self, helper) -> bool:
+        """True when ``helper``'s body fits in place here within ``INLINE_DEPTH``."""
+        name = helper.decl.name
+        if name not in self.nestings:
+            self.nestings[name] = _nesting(helper.decl.body)
+        return self.depth + self.nestings[name] <= INLINE_DEPTH
 
     def visit_IntLiteral(self, node):
         return ir.Const(node.value)
@@ -230,7 +243,7 @@ class ExpressionLowering:
         definition), or else a call of a function of the other arguments."""
         bound = self.arguments(helper, args)
         known = {name: value for name, value in bound.items() if _known(value)}
-        if len(known) == len(bound) and self.budget > 0:
+        if len(known) == len(bound) and self.budget > 0 and self.room_for(helper):
             return self.written_in_place(helper, bound)
         key = self.specialised(helper, known)
         body = self.bodies[key]
@@ -238,7 +251,7 @@ class ExpressionLowering:
             return body  # the known arguments decide it
         written_in = {name for name, _ in key[1]}
         rest = {name: value for name, value in bound.items() if name not in written_in}
-        if key in self.small and self.plain(helper, rest):
+        if key in self.small and self.plain(helper, rest) and self.room_for(helper):
             return ir.substitute(body, _locals(rest))
         return ir.Invoke(self.function(helper, key), _flat(rest.values()))
 
@@ -350,14 +363,14 @@ class ExpressionLowering:
     def body(self, helper, env) -> tuple[ir.Expr, ...]:
         """A definition's body lowered as a function's, with ``env`` its names: one expression,
         or one per item for a definition of an array."""
-        saved = self.env, self.written, self.repeats, self.copies
-        self.env, self.written, self.repeats, self.copies = env, None, 1, 1
+        saved = self.env, self.written, self.repeats, self.copies, self.depth
+        self.env, self.written, self.repeats, self.copies, self.depth = env, None, 1, 1, 0
         try:
             if isinstance(helper.type, (T.Array, T.Grid)):
                 return self.items(helper.decl.body)
             return (self.expr(helper.decl.body),)
         finally:
-            self.env, self.written, self.repeats, self.copies = saved
+            self.env, self.written, self.repeats, self.copies, self.depth = saved
 
     def functions_of(self, helper) -> tuple[int, ...]:
         """The numbers of ``helper``'s functions, lowered the first time it is called: one for
@@ -586,3 +599,18 @@ def _flat(values) -> tuple[ir.Expr, ...]:
 def _size(kind: T.Type) -> int:
     """How many items an array or grid type has."""
     return kind.rows * kind.cols if isinstance(kind, T.Grid) else kind.length
+
+
+def _nesting(node: ast.Node) -> int:
+    """How deep the expressions in ``node`` nest, counted without recursion."""
+    deepest, stack = 0, [(node, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, ast.Expr):
+            depth += 1
+            deepest = max(deepest, depth)
+        if isinstance(current, ast.Node):
+            stack.extend((child, depth) for child in ast.children(current))
+        elif isinstance(current, tuple):
+            stack.extend((item, depth) for item in current)
+    return deepest

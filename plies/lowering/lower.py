@@ -76,6 +76,8 @@ class Lowering(ExpressionLowering, StatementLowering):
         self.neighbour_numbers: dict[tuple, int] = {}
         self.env: dict[str, object] = {}  # name -> ir.Expr, or ("array", items)
         self.budget = INLINE_BUDGET
+        self.depth = 0  # how deep the expression being lowered nests so far
+        self.nestings: dict[str, int] = {}  # definition -> how deep its body nests
         self.written: frozenset[int] | None = None  # lowering a child's end test
         self.false_in_parent: set[ir.Expr] = set()
         self.end: tuple[ir.EndBranch, ...] = ()  # the game's end test
