@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from plies.errors import normalize_newlines
 from plies.frontend import ast
 from plies.frontend import types as T
 from plies.solvers.protocol import CHANCE
@@ -61,8 +62,12 @@ def _variable(model, state, name: str) -> list[str]:
 
 
 def _source_text(source: str, span) -> str:
-    """The text of a one-line span of the game file (how the designer wrote the item)."""
-    lines = source.splitlines()
+    """The text of a one-line span of the game file (how the designer wrote the item).
+
+    Lines are counted as the parser counts them, at line feeds only: a form feed, vertical tab,
+    U+0085 or U+2028 stays inside its line (``str.splitlines`` would break there).
+    """
+    lines = normalize_newlines(source).split("\n")
     if span.line != span.end_line or not 0 < span.line <= len(lines):
         return "value"
     return lines[span.line - 1][span.column - 1:span.end_column - 1]
