@@ -22,7 +22,8 @@ except ImportError:  # pragma: no cover - Typer before 0.28
     from click.exceptions import UsageError as OptionError
 
 from plies import __version__, solvers
-from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json
+from plies.errors import (GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json,
+                          printable)
 from plies.commands.explore import DEFAULT_MAX_STATES, DEFAULT_PLAYOUTS, Finding
 from plies.commands.explore import explore as explore_game
 from plies.game.loader import (check_source, display_path, find_game, load, load_source,
@@ -149,7 +150,7 @@ def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), mov
             report["stopped_by"] = stopped_by
         typer.echo(json.dumps(report, indent=2))
     else:
-        typer.echo(message, err=True)
+        typer.echo(printable(message, keep="\n"), err=True)
     raise typer.Exit(code=code) from None
 
 
@@ -762,11 +763,14 @@ def run_tests(
     max_nodes: Annotated[int, typer.Option(
         "--max-nodes", min=1, help="Most positions a perft count, or nodes a value search, "
                                    "may take in one check.")] = 10_000_000,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", min=0.0, help="Stop after S seconds in all: the check running then, and "
+                                   "the tests not yet run, are errors.")] = None,
 ) -> None:
     """Run the `test` blocks of game files: moves, terminal, utility, perft, value."""
     from plies.commands.testing import run_files
     paths = [find_game(name) for name in files]
-    if not run_files(paths, typer.echo, verbose=verbose, max_nodes=max_nodes):
+    if not run_files(paths, typer.echo, verbose=verbose, max_nodes=max_nodes, timeout=timeout):
         raise typer.Exit(code=1)
 
 

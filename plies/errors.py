@@ -36,7 +36,8 @@ class Diagnostic:
 
     def render(self, source: str | None) -> str:
         """The diagnostic as text: location, message, source line with a caret, hint."""
-        lines = [f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"]
+        lines = [f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: "
+                 f"{printable(self.message, keep=chr(10))}"]
         source_line = _source_line(source, self.line)
         if source_line is not None:
             shown = source_line.expandtabs(1)
@@ -48,12 +49,27 @@ class Diagnostic:
             lines.append(gutter + shown)
             lines.append(" " * (len(gutter) - 2) + "| " + " " * (self.column - 1) + "^" * width)
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {printable(self.hint, keep=chr(10))}")
         return "\n".join(lines)
 
     def to_json(self) -> dict:
         """The diagnostic as a JSON-able dict."""
         return asdict(self)
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with every character a terminal would act on (escape, bell, other control and
+    format characters, line separators) written as its escape (``\\x1b``, ``\\u2028``), except
+    those in ``keep``: text from a file or a database never moves the cursor or rings a bell."""
+    if text.isprintable() and not keep:
+        return text
+    return "".join(ch if ch.isprintable() or ch in keep else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
 
 
 def normalize_newlines(text: str) -> str:

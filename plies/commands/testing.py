@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Callable
 
 from plies import solvers
-from plies.errors import Diagnostic, GameFileError, GameRuntimeError
+from plies.errors import Diagnostic, GameFileError, GameRuntimeError, printable
 from plies.frontend import ast
 from plies.game.loader import check_source, display_path, load_source, read_source
 from plies.game.model import GameModel, IllegalMoveError, value_text
 from plies.frontend.rule_tests import CHECK_WORDS, RuleTest
 from plies.frontend.vocabulary import plural
+from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.perft import perft
 
 DEFAULT_MAX_NODES = 10_000_000
@@ -58,6 +59,27 @@ class FileOutcome:
     errors: GameFileError | None = None
 
 
+@dataclass(frozen=True)
+class Budget:
+    """The limits of a test run: ``max_nodes`` for each check's count or search, and with
+    ``timeout`` the seconds the whole run may take (``deadline``: when they are up)."""
+
+    max_nodes: int = DEFAULT_MAX_NODES
+    timeout: float | None = None
+    deadline: float | None = None
+
+    @classmethod
+    def of(cls, max_nodes: int = DEFAULT_MAX_NODES, timeout: float | None = None) -> Budget:
+        return cls(max_nodes, timeout, None if timeout is None else time.perf_counter() + timeout)
+
+    def left(self) -> float | None:
+        """The seconds left (None: no time limit)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
+    def stopped(self) -> str:
+        return f"stopped at --timeout ({self.timeout:g} s)"
+
+
 class _Problem(Exception):
     """A check failed (``error`` False) or could not be made (True), at ``node``."""
 
@@ -70,8 +92,10 @@ class _Problem(Exception):
 # ---- running ----------------------------------------------------------------------------------
 
 
-def run_source(source: str, filename: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> FileOutcome:
-    """Run every test of a game's text."""
+def run_source(source: str, filename: str, *, max_nodes: int = DEFAULT_MAX_NODES,
+               budget: Budget | None = None) -> FileOutcome:
+    """Run every test of a game's text (within ``budget`` when given, else ``max_nodes``)."""
+    budget = budget or Budget.of(max_nodes)
     outcome = FileOutcome(filename, source)
     try:
         checked = check_source(source, filename)
@@ -80,25 +104,49 @@ def run_source(source: str, filename: str, *, max_nodes: int = DEFAULT_MAX_NODES
         return outcome
     models: dict[tuple, GameModel] = {}
     for test in checked.tests:
-        outcome.tests.append(run_test(test, source, filename, models, max_nodes=max_nodes))
+        outcome.tests.append(run_test(test, source, filename, models, budget=budget))
     return outcome
 
 
 def run_test(test: RuleTest, source: str, filename: str, models: dict | None = None, *,
-             max_nodes: int = DEFAULT_MAX_NODES) -> TestOutcome:
-    """Run one test; ``models`` keeps the games loaded for each setting of the parameters."""
+             max_nodes: int = DEFAULT_MAX_NODES, budget: Budget | None = None) -> TestOutcome:
+    """Run one test; ``models`` keeps the games loaded for each setting of the parameters.
+
+    With a time limit in ``budget``, the work of the game's rules outside the counts and
+    searches (playing the moves, listing the legal ones) stops at it too.
+    """
+    budget = budget or Budget.of(max_nodes)
     outcome = TestOutcome(test)
     started = time.perf_counter()
     try:
+        if budget.left() == 0:
+            raise _Problem(test.decl, f"not run: {budget.stopped()}", error=True)
         model = _model(test, source, filename, {} if models is None else models)
+        watch = Limits(budget.max_nodes, budget.left())
+        watch.first_check()  # the rules' work reports to these limits while this test runs
         state = _play(model, test)
         for check in test.decl.checks:
+            if budget.left() == 0:
+                raise _Problem(check, budget.stopped(), error=True)
             try:
-                _check(model, state, test, check, max_nodes)
+                _check(model, state, test, check, budget)
+                watch.first_check()  # again: a count or a search had limits of its own
             except _Problem as problem:
                 if problem.error:
                     raise
                 outcome.problems.append(_diagnostic(filename, problem))
+            except (SearchStopped, MemoryError, RecursionError):
+                raise  # a limit, not the game's fault
+            except Exception as error:  # noqa: BLE001 - only failures in game code are mapped
+                mapped = model.runtime_error(error, list(test.moves))
+                if mapped is None:
+                    raise
+                raise mapped from None
+    except SearchStopped as stop:  # the rules' work passed a limit outside a count or search
+        what = budget.stopped() if stop.reason == "timeout" else \
+            f"stopped: the rules' work passed --max-nodes ({budget.max_nodes:,})"
+        outcome.problems.append(_diagnostic(filename, _Problem(test.decl, what, error=True)))
+        outcome.error = True
     except _Problem as problem:
         outcome.problems.append(_diagnostic(filename, problem))
         outcome.error = True
@@ -140,7 +188,7 @@ def _play(model: GameModel, test: RuleTest):
     return state
 
 
-def _check(model: GameModel, state, test: RuleTest, check: ast.Check, max_nodes: int) -> None:
+def _check(model: GameModel, state, test: RuleTest, check: ast.Check, budget: Budget) -> None:
     word = CHECK_WORDS[type(check)]
     if isinstance(check, ast.MoveCount):
         _expect(check, word, check.count, len(_legal(model, state)))
@@ -156,10 +204,10 @@ def _check(model: GameModel, state, test: RuleTest, check: ast.Check, max_nodes:
         _expect(check, word, value_text(check.value.value), value_text(model.utility(state)))
     elif isinstance(check, ast.PerftCheck):
         _expect(check, f"perft {check.depth}", f"{check.count:,}",
-                f"{_perft(model, state, check, max_nodes):,}")
+                f"{_perft(model, state, check, budget):,}")
     elif isinstance(check, ast.ValueCheck):
         _expect(check, word, value_text(check.value.value),
-                _value(model, test, check, max_nodes))
+                _value(model, test, check, budget))
 
 
 def _expect(check: ast.Check, word: str, expected, actual) -> None:
@@ -176,8 +224,9 @@ def _legal(model: GameModel, state) -> list:
     return list(model.actions(state))
 
 
-def _perft(model: GameModel, state, check: ast.PerftCheck, max_nodes: int) -> int:
+def _perft(model: GameModel, state, check: ast.PerftCheck, budget: Budget) -> int:
     """Positions after exactly ``check.depth`` moves, one depth at a time within the budget."""
+    max_nodes = budget.max_nodes
     counts = [1]
     for depth in range(1, check.depth + 1):
         if counts[-1] > max_nodes:
@@ -185,18 +234,30 @@ def _perft(model: GameModel, state, check: ast.PerftCheck, max_nodes: int) -> in
                                   f"positions (there are {counts[-1]:,} at depth {depth - 1})",
                            "check a smaller depth, or give plies test a larger --max-nodes",
                            error=True)
-        counts = perft(model, depth, state=state).counts
+        counted = perft(model, depth, state=state, max_nodes=max_nodes, timeout=budget.left())
+        if counted.stopped == "timeout":
+            raise _Problem(check, f"perft {check.depth}: {budget.stopped()}", error=True)
+        if counted.stopped is not None:
+            raise _Problem(check, f"perft {check.depth} would make the moves of more than "
+                                  f"{max_nodes:,} positions",
+                           "check a smaller depth, or give plies test a larger --max-nodes",
+                           error=True)
+        counts = counted.counts
     return counts[-1]
 
 
-def _value(model: GameModel, test: RuleTest, check: ast.ValueCheck, max_nodes: int) -> str:
+def _value(model: GameModel, test: RuleTest, check: ast.ValueCheck, budget: Budget) -> str:
     from plies.commands.analysis import solve_game
     try:
-        solved = solve_game(model, test.moves, "auto", max_nodes=max_nodes)
+        solved = solve_game(model, test.moves, "auto", max_nodes=budget.max_nodes,
+                            timeout=budget.left())
     except solvers.SolverError as error:
         raise _Problem(check, f"value: the game cannot be solved from here: {error}",
                        error=True) from None
     result = solved.result
+    if result.stopped == "timeout":
+        raise _Problem(check, f"value: {budget.stopped()} after {result.nodes:,} nodes before "
+                              "it proved the value", error=True)
     if result.value is None or not result.proved and not solved.strong:
         raise _Problem(check, f"value: the search stopped after {result.nodes:,} nodes before it "
                               "proved the value", "give plies test a larger --max-nodes",
@@ -222,7 +283,7 @@ def _diagnostic(filename: str, problem: _Problem) -> Diagnostic:
 
 
 def run_files(paths: list[Path], write: Callable[..., None], *, verbose: bool = False,
-              max_nodes: int = DEFAULT_MAX_NODES) -> bool:
+              max_nodes: int = DEFAULT_MAX_NODES, timeout: float | None = None) -> bool:
     """Run the tests of game files and report them; True when every test ran and passed.
 
     ``write(text, err=False)`` prints a line. As pytest does: a line per file with a mark per
@@ -230,6 +291,7 @@ def run_files(paths: list[Path], write: Callable[..., None], *, verbose: bool = 
     then each failure with its line; then a summary.
     """
     started = time.perf_counter()
+    budget = Budget.of(max_nodes, timeout)
     outcomes = []
     for path in paths:
         shown = display_path(path)
@@ -238,20 +300,21 @@ def run_files(paths: list[Path], write: Callable[..., None], *, verbose: bool = 
         except GameFileError as error:
             outcomes.append(FileOutcome(shown, "", errors=error))
             continue
-        outcome = run_source(source, shown, max_nodes=max_nodes)
+        outcome = run_source(source, shown, budget=budget)
         outcomes.append(outcome)
         if verbose:
             for test in outcome.tests:
-                write(f"{shown}:{test.test.decl.span.line}: test \"{test.name}\" "
+                write(f"{printable(shown)}:{test.test.decl.span.line}: test "
+                      f"\"{printable(test.name)}\" "
                       f"{_verdict(test).upper()}")
         elif outcome.tests:
-            write(f"{shown} " + "".join(_mark(t) for t in outcome.tests))
+            write(f"{printable(shown)} " + "".join(_mark(t) for t in outcome.tests))
     for outcome in outcomes:
         if outcome.errors is not None:
             write(outcome.errors.render(), err=True)
         for test in outcome.tests:
             if not test.passed:
-                write(f"\n___ {outcome.filename}: test \"{test.name}\" ___")
+                write(f"\n___ {printable(outcome.filename)}: test \"{printable(test.name)}\" ___")
                 for problem in test.problems:
                     write(problem.render(outcome.source))
     counts = _counts(outcomes)
