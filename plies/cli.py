@@ -10,6 +10,7 @@ import copy
 import functools
 import json
 import sys
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Literal, Optional
 
@@ -116,6 +117,7 @@ def _reports_errors(command):
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         as_json = kwargs.get("as_json", False)
+        at = _AT.set(None)
         try:
             return command(*args, **kwargs)
         except UsageError as error:
@@ -126,14 +128,34 @@ def _reports_errors(command):
                                        f"{text}")
         except GameFileError as error:
             _fail(as_json, 1, "game-file", error.render(), error.diagnostics)
-        except GameRuntimeError as error:
+        except (GameRuntimeError, solvers.NoMovesError, solvers.UtilityOutOfBoundsError) as met:
+            error = _restated(met)
+            if not isinstance(error, GameRuntimeError):
+                _fail(as_json, 1, "solver", f"error: {error}", moves=error.moves)
             _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
         except (PliesError, solvers.SolverError, ValueError) as error:
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
                   f"error: {error}", moves=getattr(error, "moves", None),
                   stopped_by=getattr(error, "stopped_by", None))
+        finally:
+            _AT.reset(at)
 
     return wrapper
+
+
+_AT: ContextVar = ContextVar("plies_command_position", default=None)
+"""The game a command runs and the --from moves of its position, once it has played them."""
+
+
+def _restated(error: Exception) -> Exception:
+    """A fault of the rules as ``validate --explore`` reports it (``commands/faults.py``): the
+    same location, message and shortest moves whatever command met it."""
+    at = _AT.get()
+    if at is None:
+        return error
+    from plies.commands.faults import restated
+    model, before = at
+    return restated(model, error, before)
 
 
 def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), moves=None,
@@ -162,7 +184,9 @@ def _start(model, from_moves: str | None):
     """
     moves = from_moves.split() if from_moves else []
     try:
-        return model.play_all(moves)
+        state = model.play_all(moves)
+        _AT.set((model, moves))  # a fault met from here is looked for again from here
+        return state
     except IllegalMoveError:
         state = model.initial_state()
         for i, text in enumerate(moves):  # played again to say after which moves, as query does
@@ -997,8 +1021,10 @@ def play(
     from plies.commands.play import PlaySession, timed_oracle
     model = load(game, **_params(param))
     side = _side(model, side)
-    # None when a rule fails somewhere (play on, and report it where it is met) or is too slow
+    _AT.set((model, []))  # a rule failing in the strong solve is reported as solve reports it
+    # None when the game is too big or its rules too slow: play then judges by searching
     oracle = timed_oracle(model, None if db is None else str(db), depth, think)
+    _AT.set(None)  # a rule failing later is reported with the moves of the game played
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
                           manual_chance=chance == "manual", write=typer.echo, oracle=oracle)
     if sys.stdin is None:  # standard input is closed (`<&-`): no answer will come

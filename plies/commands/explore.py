@@ -174,6 +174,47 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
                        explorer.stopped_by is None, explorer.stopped_by, played, seed)
 
 
+class _Wanted(Exception):
+    """The walk found the finding it was looking for (``first_finding``)."""
+
+    def __init__(self, finding: Finding):
+        super().__init__(finding.diagnostic.message)
+        self.finding = finding
+
+
+def first_finding(model: GameModel, wanted, *, start: list[str] = (),
+                  max_states: int = DEFAULT_MAX_STATES,
+                  timeout: float | None = None) -> Finding | None:
+    """The first problem, breadth-first from the position after the moves ``start``, that
+    ``wanted(finding)`` accepts (its moves are from that position), or None when the walk
+    ends, or stops at its limits, without one. No random games are played."""
+    explorer = _Explorer(model, max(1, max_states), Limits(timeout=timeout))
+    explorer.start = model.play_all(list(start)) if start else None
+    explorer.wanted = wanted
+    explorer.next_check = explorer.limits.first_check()
+    try:
+        explorer.walk()
+    except _Wanted as found:
+        return found.finding
+    return None
+
+
+def finding_at(model: GameModel, moves: list[str], code: str) -> Finding | None:
+    """The problem ``code`` (``no-moves`` or ``utility-bounds``) as the walk reports it in the
+    position after ``moves``, with those moves; None when that position does not show it."""
+    explorer = _Explorer(model, 1, Limits())
+    state = model.play_all(list(moves))
+
+    def path() -> tuple[str, ...]:
+        return tuple(moves)
+
+    if code == "no-moves" and not model.is_terminal(state):
+        explorer.moves(state, path)
+    elif code == "utility-bounds" and model.is_terminal(state):
+        explorer.check_utility(state, path)
+    return next((f for f in explorer.findings.values() if f.diagnostic.code == code), None)
+
+
 class _Explorer:
     """The explored graph and the problems found in it.
 
@@ -205,6 +246,8 @@ class _Explorer:
         self.legal_kinds: set[int] = set()
         self.findings: dict[tuple, Finding] = {}
         self.endless_allowed = getattr(model, "endless_value", None) is not None
+        self.start = None  # the position the walk starts from: the game's start unless set
+        self.wanted = None  # a test of findings: the walk stops at the first it accepts
         self.tier = getattr(model, "tier", None)  # the declared tier: no move may lower it
         # The game's declarations, looked at only when a walk starts (plies validate without
         # --explore does not import the syntax tree): each move kind's, where its name stands,
@@ -222,7 +265,7 @@ class _Explorer:
     def walk(self) -> None:
         """Breadth-first from the start, keeping at most ``max_states`` positions."""
         try:
-            start = self.model.initial_state()
+            start = self.model.initial_state() if self.start is None else self.start
         except SearchStopped:  # the time limit, inside a costly setup
             self.stopped_by = "timeout"
             self.first_edge.append(0)
@@ -459,6 +502,8 @@ class _Explorer:
         diagnostic = Diagnostic(self.model.filename, span.line, span.column, span.end_line,
                                 span.end_column, severity, code, message, hint)
         self.findings[key] = Finding(diagnostic, moves)
+        if self.wanted is not None and self.wanted(self.findings[key]):
+            raise _Wanted(self.findings[key])
 
     def runtime(self, error: Exception, moves: tuple[str, ...]) -> None:
         if isinstance(error, SearchStopped):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from plies.errors import GameRuntimeError, PliesError
 from plies.game.model import GameModel, IllegalMoveError, value_text
-from plies.solvers import SolverError
+from plies.solvers import NoMovesError, SolverError, UtilityOutOfBoundsError
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.strong import StrongSolution, strong_solve
@@ -81,10 +81,14 @@ def play_oracle(model: GameModel, db: str | None = None, depth: int | None = Non
         return stored.oracle(model)
     if depth is not None:
         return None
+    from plies.commands.analysis import game_errors
     try:
-        solution = strong_solve(model, max_positions=PLAY_POSITIONS)
-    except SolverError:  # too big, refused, or its rules fail somewhere: the search reports
-        return None      # a failure when play meets it
+        with game_errors(model, []):  # a failing rule: reported at its line, as solve does
+            solution = strong_solve(model, max_positions=PLAY_POSITIONS)
+    except (NoMovesError, UtilityOutOfBoundsError):
+        raise  # the rules break the protocol somewhere: reported as solve reports it
+    except SolverError:  # too big or refused: play judges by searching
+        return None
     return solution_oracle(solution)
 
 
@@ -96,11 +100,18 @@ def within(seconds: float, function: Callable, *args):
 
 
 def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: float):
-    """``play_oracle``, or None when a rule fails or its rules' work takes longer
-    than ``seconds`` (play then judges by searching)."""
+    """``play_oracle``, or None when its rules' work takes longer than ``seconds`` (play then
+    judges by searching).
+
+    Raises:
+        GameRuntimeError: a rule of the game fails in a position the strong solve met (play
+            reports it before the game starts, as solve does).
+        NoMovesError, UtilityOutOfBoundsError: likewise for a position without moves or a
+            utility outside the bounds.
+    """
     try:
         return within(seconds, play_oracle, model, db, depth)
-    except (GameRuntimeError, SearchStopped):
+    except SearchStopped:
         return None
 
 

@@ -23,8 +23,10 @@ or value iteration with an error bound) and ``remoteness.py``.
 from .errors import (
     GameContractError,
     GameTooDeepError,
+    NoMovesError,
     RepeatedPositionError,
     SolverError,
+    UtilityOutOfBoundsError,
 )
 from .limits import Progress
 from .protocol import CHANCE, MAX, MIN, Game, GameBase
@@ -41,11 +43,13 @@ __all__ = [
     "GameBase",
     "GameContractError",
     "GameTooDeepError",
+    "NoMovesError",
     "Progress",
     "RepeatedPositionError",
     "SearchPath",
     "SearchResult",
     "SolverError",
+    "UtilityOutOfBoundsError",
     "path_to_failure",
     "solve",
 ]

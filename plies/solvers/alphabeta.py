@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from math import ceil, floor, inf
 
-from .errors import GameContractError
+from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, Value, expander
 from .result import SearchResult, Stats, exact, line_moves, search_result
@@ -60,7 +60,7 @@ def alphabeta(
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
     def outside(value: Value, what: str) -> GameContractError:
-        return GameContractError(f"{what} {exact(value)} is outside the declared utility "
+        return UtilityOutOfBoundsError(f"{what} {exact(value)} is outside the declared utility "
                                  f"bounds [{low}, {high}]")
 
     @search_frame
@@ -125,7 +125,7 @@ def alphabeta(
         else:
             raise GameContractError("a chance node in a game declared without chance")
         if best_move is None and (v == below or v == above):  # no child at all
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
 
@@ -182,7 +182,7 @@ def alphabeta(
         else:
             raise GameContractError("a chance node in a game declared without chance")
         if best_move is None and (v == below or v == above):  # no child at all
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
 

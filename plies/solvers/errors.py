@@ -26,10 +26,30 @@ class GameContractError(SolverError):
     """
 
     def __init__(self, message: str, moves: Sequence[object] = ()) -> None:
+        self.reason = message
         self.moves = list(moves)
         if self.moves:
             message = f"{message} (after moves: {format_moves(self.moves)})"
         super().__init__(message)
+
+    def after(self, moves: Sequence[object]) -> GameContractError:
+        """The same error, met after ``moves`` from the search root."""
+        return type(self)(self.reason, moves)
+
+
+class NoMovesError(GameContractError):
+    """A position that is not terminal has no legal move."""
+
+
+class UtilityOutOfBoundsError(GameContractError):
+    """A utility (or an estimate) lies outside the declared utility bounds."""
+
+    @classmethod
+    def of(cls, utility, bounds) -> UtilityOutOfBoundsError:
+        """The error for ``utility`` outside ``bounds`` (low, high)."""
+        shown = [int(v) if v == int(v) else v for v in (utility, *bounds)]
+        return cls(f"utility {shown[0]} is outside the declared utility bounds "
+                   f"[{shown[1]}, {shown[2]}]")
 
 
 class RepeatedPositionError(SolverError):

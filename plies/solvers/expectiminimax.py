@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from math import inf
 
-from .errors import GameContractError
+from .errors import GameContractError, NoMovesError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State
 from .result import SearchResult, Stats, line_moves, search_result
@@ -87,7 +87,7 @@ def expectiminimax(
             return v
         moves = actions(state)
         if not moves:
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         if player == MAX:  # MAX-VALUE
             v = -inf
             for move in moves:

@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import inf
 
-from .errors import GameContractError, SolverError
+from .errors import GameContractError, NoMovesError, SolverError, UtilityOutOfBoundsError
 from .limits import NEVER, Limits, SearchStopped
 from .protocol import CHANCE, MAX, MIN, Game, Move, State, Value
+from .result import exact
 
 TERMINAL = 2
 """``roles[i]`` of a terminal position (MAX, MIN and CHANCE are 1, -1 and 0)."""
@@ -216,10 +218,15 @@ def explore(
     no_children: tuple[int, ...] = ()
     found = 1  # len(states)
     i = 0
+    low, high = getattr(game, "utility_bounds", None) or (-inf, inf)
     try:
         for state in states:  # the list grows while it is read: breadth-first
             utility = outcome(state)
             if utility is not None:
+                if not low <= utility <= high:  # the values of every position would be wrong
+                    raise UtilityOutOfBoundsError(
+                        f"utility {exact(utility)} is outside the declared utility "
+                        f"bounds [{exact(low)}, {exact(high)}]")
                 add_role(TERMINAL)
                 add_utility(utility)
                 add_children(no_children)
@@ -237,7 +244,7 @@ def explore(
             else:
                 raise GameContractError(f"to_move() returned {role!r}")
             if not pairs:
-                raise GameContractError("a non-terminal position has no legal moves")
+                raise NoMovesError("a non-terminal position has no legal moves")
             kids = []
             add_kid = kids.append
             for _, child in pairs:
@@ -275,7 +282,7 @@ def explore(
                                 f"finding the positions ({found:,} found, none valued)") from None
     except GameContractError as error:
         _forget_from(graph, i)
-        raise GameContractError(str(error), _line_or_empty(graph, i)) from None
+        raise error.after(_line_or_empty(graph, i)) from None
     except Exception as error:  # noqa: BLE001 - a game method failed: say where
         _forget_from(graph, i)
         raise PositionFailedError(_line_or_empty(graph, i)) from error

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from math import inf
 
-from .errors import GameContractError
+from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, line_moves, search_result
@@ -33,6 +33,7 @@ def minimax(
     limits = limits or Limits()
     outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
     nodes = expanded = estimates = 0
+    low, high = getattr(game, "utility_bounds", None) or (-inf, inf)
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
@@ -60,7 +61,9 @@ def minimax(
                 if utility is None:  # not terminal: search it
                     utility = minimax_value(child, depth - 1)
                     child_line = line
-                else:
+                else:  # a terminal child: its UTILITY, which must lie within the bounds
+                    if not low <= utility <= high:
+                        raise UtilityOutOfBoundsError.of(utility, (low, high))
                     child_line = None
                 if utility > v:  # the child's value: its utility, or what the search found
                     v, best_move, best_line = utility, move, child_line
@@ -73,14 +76,16 @@ def minimax(
                 if utility is None:  # not terminal: search it
                     utility = minimax_value(child, depth - 1)
                     child_line = line
-                else:
+                else:  # a terminal child: its UTILITY, which must lie within the bounds
+                    if not low <= utility <= high:
+                        raise UtilityOutOfBoundsError.of(utility, (low, high))
                     child_line = None
                 if utility < v:  # the child's value: its utility, or what the search found
                     v, best_move, best_line = utility, move, child_line
         else:
             raise GameContractError("a chance node in a game declared without chance")
         if best_move is None and (v == -inf or v == inf):  # no child at all
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         line = (best_move, best_line)
         return v
 
@@ -92,6 +97,8 @@ def minimax(
         nodes += 1
         utility = outcome(state)
         if utility is not None:  # TERMINAL-TEST
+            if not low <= utility <= high:
+                raise UtilityOutOfBoundsError.of(utility, (low, high))
             line = None
             return utility
         return minimax_value(state, depth)

@@ -19,7 +19,8 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import GameContractError, RepeatedPositionError, SolverError
+from .errors import (GameContractError, NoMovesError, RepeatedPositionError, SolverError,
+                     UtilityOutOfBoundsError)
 from .limits import Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game
 from .trace import SearchPath
@@ -126,6 +127,9 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
         if game.is_terminal(state):
             node.terminal = True
             node.value = game.utility(state)
+            bounds = getattr(game, "utility_bounds", None)
+            if bounds is not None and not bounds[0] <= node.value <= bounds[1]:
+                raise UtilityOutOfBoundsError.of(node.value, bounds)
             steps.append(Step("leaf", node, node.value))
             return node.value
         if depth is not None and node.depth >= depth:
@@ -149,7 +153,7 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
         v = -math.inf if maximizing else math.inf
         moves = list(game.actions(state))
         if not moves:
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         for i, move in enumerate(moves):
             child = yield move, None, alpha, beta
             if (maximizing and child.value > v) or (not maximizing and child.value < v):
@@ -214,7 +218,7 @@ def record(game: Game, algorithm: str = "alphabeta", *, state=None, depth: int |
     except RepeatedPositionError:
         raise
     except GameContractError as error:
-        raise GameContractError(str(error), [node.move for node in path[1:]]) from None
+        raise error.after([node.move for node in path[1:]]) from None
     except Exception as error:  # noqa: BLE001 - a game method failed: say where
         where = SearchPath([node.move for node in path[1:]], applying,
                            [node.state for node in path])

@@ -38,7 +38,7 @@ from collections import deque
 from fractions import Fraction
 from math import inf, lcm
 
-from .errors import GameContractError
+from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, exact, line_moves, search_result
@@ -213,7 +213,7 @@ def search(
         """A utility or estimate in the search's units, checked against the utility bounds."""
         value = exact(number * scale)
         if not low <= value <= high:
-            raise GameContractError(
+            raise UtilityOutOfBoundsError(
                 f"{what} {exact(number)} is outside the declared utility bounds "
                 f"[{exact(bounds[0])}, {exact(bounds[1])}]"
             )
@@ -308,7 +308,7 @@ def search(
                 if v >= beta if maximizing else v <= alpha:  # it settles the node: stop here
                     break
         if index < 0:
-            raise GameContractError("a non-terminal state has no legal moves")
+            raise NoMovesError("a non-terminal state has no legal moves")
         alpha_in, beta_in = alpha, beta
         if killed is not None:  # after the table's move and the declared first move
             searched.insert(1 + table_first, killed)

@@ -104,7 +104,7 @@ def solve(
             raise
         path = path_to_failure(error.__traceback__)
         moves = path.moves if path.applying is None else [*path.moves, path.applying]
-        raise GameContractError(str(error), moves) from None
+        raise error.after(moves) from None
     finally:
         sys.setrecursionlimit(saved_limit)
 
