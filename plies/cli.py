@@ -559,7 +559,9 @@ def query(
         typer.echo(f"wrote {output}: {count:,} positions")
         return
     analysis = stored.analysis(from_moves.split() if from_moves else [])
-    typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
+    # the database's texts are shown with any control characters escaped (plies writes none)
+    typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json
+               else printable(analysis_text(analysis), keep="\n"))
 
 
 def _stored_solution(path: Path):

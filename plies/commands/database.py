@@ -37,8 +37,10 @@ Export: ``export`` writes the positions (the strategy) as CSV or JSON lines.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -49,7 +51,7 @@ from typing import TextIO
 
 from plies import __version__
 from plies.commands.analysis import Analysis, MoveRow, json_param, verdict
-from plies.errors import PliesError, UsageError
+from plies.errors import PliesError, UsageError, printable
 from plies.game.model import GameModel
 from plies.solvers.graph import TERMINAL
 from plies.solvers.protocol import CHANCE, MAX, MIN
@@ -109,9 +111,53 @@ CREATE TABLE moves (
 """
 
 
-GAME_COLUMNS = [line.split()[0] for line in SCHEMA.split("CREATE TABLE game (")[1]
-                .split(");")[0].strip().splitlines()]
-"""The columns of the game table, as SCHEMA declares them."""
+INDEX = "CREATE UNIQUE INDEX position_text ON positions (position)"
+"""The one index: made after the rows are in (one sort instead of an insertion per row)."""
+
+OPEN_SECONDS = 10
+"""Longest the checks of a file being opened may take (a guard: they take milliseconds)."""
+
+GAME_TYPES: dict[str, type | tuple] = {
+    "game": str, "file": (str, type(None)), "params": str, "players": str, "positions": int,
+    "terminal_positions": int, "moves": int, "start": int, "start_moves": str, "value": str,
+    "remoteness": (int, type(None)), "exact": int, "error_bound": (float, int), "method": str,
+    "has_chance": int, "utility_low": (str, type(None)), "utility_high": (str, type(None)),
+    "endless": (str, type(None)), "solve_seconds": (float, int), "schema_version": int,
+    "plies_version": str, "created": str}
+"""The type each column of the game row holds, as plies writes it."""
+
+POSITION_TYPES: dict[str, type | tuple] = {
+    "id": int, "position": str, "to_move": str, "player": (str, type(None)), "value": str,
+    "value_real": (float, int), "remoteness": (int, type(None)), "best_moves": str,
+    "depth": int, "parent": (int, type(None)), "via": (str, type(None))}
+"""The type each column of the positions table holds, as plies writes it."""
+
+
+@functools.cache
+def _expected_schema() -> frozenset[tuple]:
+    """What ``sqlite_master`` lists for a database plies writes (tables, index, their SQL)."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.executescript(SCHEMA)
+        connection.execute(INDEX)
+        return frozenset(connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    finally:
+        connection.close()
+
+
+_OBJECTS = ["game", "positions", "moves", "position_text"]
+"""What a database of plies holds, in the order the reasons for refusing one look at them."""
+
+
+@functools.cache
+def _table_columns(table: str) -> list[str]:
+    """The columns of one of plies's tables, in order, as ``SCHEMA`` declares them."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.executescript(SCHEMA)
+        return [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+    finally:
+        connection.close()
 
 
 class DatabaseError(PliesError):
@@ -126,6 +172,33 @@ def value_text(value) -> str:
         return repr(value)
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def stored_value(text):
+    """A value as read from a database: ``parse_value`` of a short text of the form plies
+    writes, else a ValueError (never a ZeroDivisionError or a number of a million digits)."""
+    if not isinstance(text, str) or not _VALUE.fullmatch(text):
+        raise ValueError(f"not a stored value: {text!r:.40}")
+    return parse_value(text)
+
+
+_VALUE = re.compile(r"-?[0-9]{1,40}(/[1-9][0-9]{0,39})?|-?(inf|[0-9][0-9.e+-]{0,30})")
+
+
+def _json_object(text: str, kind: type):
+    """JSON text of a game row, which must decode to ``kind`` and nest at most a few deep."""
+    if len(text) > 1_000_000 or text.count("[") + text.count("{") > 100_000:
+        raise ValueError("too large")
+    depth = 0
+    for ch in text:  # json.loads recurses once per level: refuse a deep text before it does
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if depth > 20:
+            raise ValueError("nested too deeply")
+    value = json.loads(text)
+    if not isinstance(value, kind):
+        raise ValueError(f"not a JSON {kind.__name__}")
+    return value
 
 
 def parse_value(text: str):
@@ -256,7 +329,7 @@ def write(path: str | Path, model, solution: StrongSolution,
         connection.executescript(SCHEMA)
         move_count = _write_positions(connection, model, solution)
         try:  # made after the rows are in: one sort instead of an insertion per row
-            connection.execute("CREATE UNIQUE INDEX position_text ON positions (position)")
+            connection.execute(INDEX)
         except sqlite3.IntegrityError:
             raise DatabaseError("two positions have the same text form") from None
         _write_game(connection, model, solution, move_count, start_moves or [],
@@ -349,8 +422,13 @@ class StoredGame:
 
     def __init__(self, info: dict) -> None:
         self.name = info["game"]
-        self.params = json.loads(info["params"])
-        self.players = [tuple(p) for p in json.loads(info["players"])]
+        self.params = _json_object(info["params"], dict)
+        players = _json_object(info["players"], list)
+        if len(players) != 2 or not all(
+                isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                and p[1] in ("max", "min") for p in players):
+            raise ValueError("not the players plies writes")
+        self.players = [tuple(p) for p in players]
         self.has_chance = bool(info["has_chance"])
         low, high = info["utility_low"], info["utility_high"]
         self.utility_bounds = None if low is None else (parse_value(low), parse_value(high))
@@ -377,32 +455,117 @@ class StoredMove:
 
 
 class SolutionDatabase:
-    """A strong-solution database opened for reading."""
+    """A strong-solution database opened for reading.
+
+    Only a file exactly as plies writes it is read: the same tables, columns and index and
+    nothing else (no views, triggers or other tables), one game row of this schema version,
+    and every value read is checked for its type and form. Anything else is refused with one
+    ``DatabaseError`` (not a traceback, not a hang). The file is opened read-only by a quoted
+    ``file:`` URI, so a name with ``#``, ``?`` or ``%`` in it is that file, and no file is ever
+    created.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise UsageError(f"no database file '{path}'")
         try:
-            self.connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            row = self.connection.execute("SELECT * FROM game").fetchone()
-            columns = [d[0] for d in self.connection.execute("SELECT * FROM game").description]
-        except sqlite3.DatabaseError:
-            raise DatabaseError(f"{path} is not a plies database (solve a game with "
-                                "`plies solve --strong GAME --db FILE` to make one)") from None
-        if row is None:
-            raise DatabaseError(f"{path} is not a plies database: its game table is empty")
-        self.info = dict(zip(columns, row))
-        if self.info.get("schema_version") != SCHEMA_VERSION:
-            raise DatabaseError(f"{path} has schema version {self.info.get('schema_version')}; "
-                                f"this plies reads version {SCHEMA_VERSION}")
-        missing = [c for c in GAME_COLUMNS if c not in self.info]
-        if missing:
-            raise DatabaseError(f"{path} is not a plies database of schema version "
-                                f"{SCHEMA_VERSION}: its game table has no {', '.join(missing)}")
-        self.game = StoredGame(self.info)
+            uri = self.path.resolve().as_uri() + "?mode=ro"
+            self.connection = sqlite3.connect(uri, uri=True)
+        except (sqlite3.Error, ValueError, OSError):
+            raise self.refused("it cannot be opened as an SQLite file") from None
+        deadline = time.perf_counter() + OPEN_SECONDS
+        # a guard while the file is checked: nothing of it is trusted yet
+        self.connection.set_progress_handler(lambda: time.perf_counter() > deadline, 10_000)
+        try:
+            self.info = self._game_row()
+        except BaseException:
+            self.connection.close()
+            raise
+        self.connection.set_progress_handler(None, 0)
+        self.game = self.read(lambda: StoredGame(self.info), "its game row")
         self.params = self.game.params
         self.start_moves = self.info["start_moves"].split()
+
+    def refused(self, reason: str) -> DatabaseError:
+        return DatabaseError(f"{self.path} is not a plies database: {reason} (solve a game with "
+                             "`plies solve --strong GAME --db FILE` to make one)")
+
+    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        """The rows of a query, or a DatabaseError when the file cannot be read."""
+        try:
+            return self.connection.execute(sql, args).fetchall()
+        except sqlite3.Error as error:
+            raise DatabaseError(f"{self.path} cannot be read: {error}") from None
+
+    def read(self, reader, what: str):
+        """``reader()``, with a malformed value in the file refused as such."""
+        try:
+            return reader()
+        except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError, RecursionError,
+                AttributeError, OverflowError):
+            raise self.refused(f"{what} holds a value plies does not write") from None
+
+    def _schema_problem(self, found: set[tuple]) -> DatabaseError:
+        """Why tables that are not plies's are refused: another schema version, a missing
+        table or column, or something plies does not write (a view, a trigger)."""
+        kinds = {name: kind for kind, name, _, _ in found}
+        expected = {name: kind for kind, name, _, _ in _expected_schema()}
+        if kinds.get("game") == "table":  # a table can be read in bounded time; a view not
+            columns = [row[1] for row in self.connection.execute("PRAGMA table_info(game)")]
+            version = self.connection.execute("SELECT schema_version FROM game LIMIT 1") \
+                .fetchone() if "schema_version" in columns else None
+            if version is not None and version[0] != SCHEMA_VERSION:
+                return DatabaseError(f"{self.path} has schema version "
+                                     f"{printable(repr(version[0]))}; this plies reads version "
+                                     f"{SCHEMA_VERSION}")
+        for name, kind in sorted(expected.items(), key=lambda item: _OBJECTS.index(item[0])):
+            if kinds.get(name) != kind:
+                what = f"a {kinds[name]} {name}, not a {kind}" if name in kinds else \
+                    f"no {kind} {name}"
+                return self.refused(f"it has {what}")
+            if kind == "table":
+                columns = [row[1] for row in self.connection.execute(f"PRAGMA table_info({name})")]
+                wanted = _table_columns(name)
+                missing = [c for c in wanted if c not in columns]
+                if missing:
+                    return self.refused(f"its {name} table has no {', '.join(missing)}")
+                if columns != wanted:
+                    return self.refused(f"its {name} table's columns are not plies's")
+        extra = sorted(f"{kind} {printable(name)}" for name, kind in kinds.items()
+                       if name not in expected)
+        if extra:
+            return self.refused(f"it holds what plies does not write ({', '.join(extra)})")
+        return self.refused("its tables are not the ones plies writes")
+
+    def _game_row(self) -> dict:
+        """The game row, after checking that the file holds exactly plies's tables."""
+        try:
+            found = set(self.connection.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master"))
+            if found != _expected_schema():
+                raise self._schema_problem(found)
+            cursor = self.connection.execute("SELECT * FROM game LIMIT 2")
+            rows = cursor.fetchall()
+            columns = [d[0] for d in cursor.description]
+        except sqlite3.Error as error:
+            if "interrupted" in str(error):
+                raise self.refused(f"reading it took more than {OPEN_SECONDS} s") from None
+            raise self.refused("it cannot be read as an SQLite file") from None
+        if len(rows) != 1:
+            raise self.refused(f"its game table has {len(rows)} rows, not one")
+        info = dict(zip(columns, rows[0]))
+        version = info.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise DatabaseError(f"{self.path} has schema version {printable(repr(version))}; "
+                                f"this plies reads version {SCHEMA_VERSION}")
+        for column, kinds in GAME_TYPES.items():
+            if not isinstance(info[column], kinds) or isinstance(info[column], bool):
+                raise self.refused("its game row holds a value plies does not write")
+        for column in ("value", "utility_low", "utility_high", "endless"):
+            if info[column] is not None:
+                self.read(lambda: stored_value(info[column]), "its game row")
+        return info
 
     def close(self) -> None:
         self.connection.close()
@@ -439,28 +602,41 @@ class SolutionDatabase:
 
     def position(self, i: int) -> dict:
         """The row of position ``i`` as a dict (``value`` parsed)."""
-        cursor = self.connection.execute("SELECT * FROM positions WHERE id = ?", (i,))
-        row = cursor.fetchone()
-        if row is None:
+        rows = self.query(f"SELECT {', '.join(POSITION_TYPES)} FROM positions WHERE id = ?", (i,))
+        if not rows:
             raise DatabaseError(f"{self.path} has no position {i}")
-        data = dict(zip([d[0] for d in cursor.description], row))
-        data["value"] = parse_value(data["value"])
+        data = dict(zip(POSITION_TYPES, rows[0]))
+        for column, kinds in POSITION_TYPES.items():
+            if not isinstance(data[column], kinds):
+                raise self.refused(f"position {i} holds a value plies does not write")
+        if data["to_move"] not in ROLE_NAMES.values():
+            raise self.refused(f"position {i} holds a value plies does not write")
+        data["value"] = self.read(lambda: stored_value(data["value"]), f"position {i}")
         return data
 
     def find(self, text: str) -> int | None:
         """The id of the position with this text form, or None."""
-        row = self.connection.execute("SELECT id FROM positions WHERE position = ?",
-                                      (text,)).fetchone()
-        return None if row is None else row[0]
+        rows = self.query("SELECT id FROM positions WHERE position = ?", (text,))
+        if rows and not isinstance(rows[0][0], int):
+            raise self.refused("a position's id holds a value plies does not write")
+        return rows[0][0] if rows else None
 
     def moves(self, i: int) -> list[StoredMove]:
         """The moves of position ``i``, best first (chance outcomes in the game's order)."""
-        rows = self.connection.execute(
+        rows = self.query(
             "SELECT m.move, m.child, p.value, p.remoteness, m.probability FROM moves m "
-            "JOIN positions p ON p.id = m.child WHERE m.position = ? ORDER BY m.ord", (i,))
-        moves = [StoredMove(move, child, parse_value(value),
-                            None if r is None else r + 1, probability)
-                 for move, child, value, r, probability in rows]
+            "LEFT JOIN positions p ON p.id = m.child WHERE m.position = ? ORDER BY m.ord", (i,))
+        kinds = (str, int, str, (int, type(None)), (str, type(None)))
+        moves = []
+        for row in rows:
+            if not all(isinstance(v, k) and not isinstance(v, bool) for v, k in zip(row, kinds)):
+                raise self.refused(f"a move of position {i} holds a value plies does not write")
+            move, child, value, r, probability = row
+            value = self.read(lambda: stored_value(value), f"a move of position {i}")
+            if probability is not None:
+                self.read(lambda: stored_value(probability), f"a move of position {i}")
+            moves.append(StoredMove(move, child, value, None if r is None else r + 1,
+                                    probability))
         role = {"MAX": MAX, "MIN": MIN}.get(self.position(i)["to_move"])
         if role is None:
             return moves
@@ -475,10 +651,13 @@ class SolutionDatabase:
         i = start
         for played, text in enumerate(moves):
             wanted = text.replace(" ", "")
-            row = self.connection.execute(
-                "SELECT child FROM moves WHERE position = ? AND move = ?", (i, wanted)).fetchone()
+            found = self.query("SELECT child FROM moves WHERE position = ? AND move = ?",
+                               (i, wanted))
+            row = found[0] if found else None
+            if row is not None and not isinstance(row[0], int):
+                raise self.refused(f"a move of position {i} holds a value plies does not write")
             if row is None:
-                legal = [m for (m,) in self.connection.execute(
+                legal = [str(m) for (m,) in self.query(
                     "SELECT move FROM moves WHERE position = ? ORDER BY ord", (i,))]
                 before = " ".join(moves[:played]) or "(start)"
                 if not legal:
@@ -518,13 +697,15 @@ class SolutionDatabase:
 
     def line(self, i: int) -> list[str]:
         """A shortest line of moves from the start to position ``i``."""
-        moves = []
+        moves: list[str] = []
         while True:
-            row = self.connection.execute("SELECT parent, via FROM positions WHERE id = ?",
-                                          (i,)).fetchone()
-            if row is None or row[0] is None:
+            rows = self.query("SELECT parent, via FROM positions WHERE id = ?", (i,))
+            if not rows or rows[0][0] is None:
                 break
-            i, move = row
+            i, move = rows[0]
+            if not isinstance(i, int) or not isinstance(move, str) \
+                    or len(moves) >= self.info["positions"]:
+                raise self.refused("the positions' parents do not lead back to the start")
             moves.append(move)
         moves.reverse()
         return moves
@@ -533,18 +714,32 @@ class SolutionDatabase:
         """Write every position (the strategy) as ``csv`` or ``jsonl``; returns the rows written."""
         columns = ["id", "position", "to_move", "player", "value", "remoteness", "best_moves",
                    "depth", "parent", "via"]
-        cursor = self.connection.execute(f"SELECT {', '.join(columns)} FROM positions ORDER BY id")
+        try:
+            cursor = self.connection.execute(
+                f"SELECT {', '.join(columns)} FROM positions ORDER BY id")
+        except sqlite3.Error as error:
+            raise DatabaseError(f"{self.path} cannot be read: {error}") from None
+        kinds = [POSITION_TYPES[c] for c in columns]
         count = 0
-        if fmt == "csv":
-            writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+        if writer is not None:
             writer.writerow(columns)
+        try:
             for row in cursor:
-                writer.writerow(["" if v is None else v for v in row])
+                if not all(isinstance(v, k) for v, k in zip(row, kinds)) \
+                        or row[2] not in ROLE_NAMES.values():
+                    raise self.refused(f"position {printable(repr(row[0]))} holds a value plies "
+                                       "does not write")
+                self.read(lambda: stored_value(row[4]), f"position {row[0]}")
+                # plies writes no control characters: any there are shown as escapes
+                row = [printable(v) if isinstance(v, str) else v for v in row]
+                if writer is not None:
+                    writer.writerow(["" if v is None else v for v in row])
+                else:
+                    data = dict(zip(columns, row))
+                    data["best_moves"] = data["best_moves"].split()
+                    out.write(json.dumps(data) + "\n")
                 count += 1
-        else:
-            for row in cursor:
-                data = dict(zip(columns, row))
-                data["best_moves"] = data["best_moves"].split()
-                out.write(json.dumps(data) + "\n")
-                count += 1
+        except sqlite3.Error as error:
+            raise DatabaseError(f"{self.path} cannot be read: {error}") from None
         return count
