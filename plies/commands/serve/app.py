@@ -27,10 +27,11 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from plies.commands.analysis import json_param
 from plies.commands.serve.board import position_json
 from plies.commands.serve.session import MAX_SOURCE, RuleTimeout, Session
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
-from plies.game.model import IllegalMoveError
+from plies.game.model import IllegalMoveError, value_text
 from plies.solvers import SolverError
 
 STATIC = Path(__file__).parent / "static"
@@ -121,8 +122,6 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         loaded = session.current
         model = loaded.model
         bounds = model.utility_bounds
-        from plies.commands.analysis import json_param
-        from plies.game.model import value_text
         return {"game": model.name, "file": session.filename,
                 "params": {k: json_param(v) for k, v in model.params.items()},
                 "players": [{"name": n, "role": r} for n, r in model.checked.players],

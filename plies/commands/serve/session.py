@@ -26,10 +26,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from plies.commands.analysis import ANALYZE_POSITIONS, analysis_of, analyze, game_errors, outlook
 from plies.commands.play import within
-from plies.errors import GameFileError, PliesError
+from plies.errors import PliesError
 from plies.game.loader import load_source
 from plies.solvers import SolverError
 from plies.solvers.graph import SolveStoppedError, TooManyPositionsError
@@ -318,8 +319,7 @@ def _role_of(model, name: str) -> str | None:
     return name if name in ("MAX", "MIN") else None
 
 
-def _exact(row: dict):
-    from fractions import Fraction
+def _exact(row: dict) -> Fraction:
     return Fraction(row["value_exact"])
 
 
@@ -337,5 +337,3 @@ def _outcome(model, role, row: dict) -> str | None:
         return "draw"
     return "better" if mine > 0 else "worse" if mine < 0 else "even"
 
-
-__all__ = ["Session", "Job", "Loaded", "GameFileError", "RuleTimeout", "MAX_SOURCE"]
