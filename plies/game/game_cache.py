@@ -16,9 +16,11 @@ nodes themselves and keyed again by the read-back nodes' ids (every entry is one
 program's nodes: tests/language/test_checked_tables.py).
 
 Like Lark's parser cache and Jinja's bytecode cache, the entries are pickles in a directory of
-the user's own, read only by that user's plies. A damaged or unreadable entry is a miss. At most
-``KEEP`` entries are kept, the least recently used removed first. ``PLIES_NO_GAME_CACHE=1``
-turns the cache off.
+the user's own, read only by that user's plies: an entry is unpickled only when it is a file of
+the user's that no one else can write (``plies.cache.trusted``), in a folder of the same kind,
+and only after the key written before the pickle is compared with the one wanted. A damaged or
+unreadable entry is a miss. At most ``KEEP`` entries are kept, the least recently used removed
+first. ``PLIES_NO_GAME_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -33,12 +35,15 @@ import zlib
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from plies.cache import cache_directory
+from plies.cache import cache_directory, trusted
 from plies.backends.python.generated import GeneratedCode
 from plies.frontend.values import SymbolValue
 
 if TYPE_CHECKING:
     from plies.frontend.checked import CheckedGame
+
+MAGIC = b"plies-game-cache-2\n"
+"""The start of an entry (the first form, a bare pickle, is never read)."""
 
 KEEP = 200
 """The most entries kept; storing one more removes the least recently used."""
@@ -57,15 +62,22 @@ def recall(source: str, filename: str, params: dict):
         return None
     path, key = place
     try:
-        with open(path, "rb") as file:
-            reader = pickle.Unpickler(file)
-            stored_key, code, checked = reader.load()
-            if stored_key != key:  # another game with the same short name: a miss
-                return None
-    except FileNotFoundError:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                             | getattr(os, "O_BINARY", 0))
+    except OSError:
         return None
-    except Exception:  # noqa: BLE001 - a damaged, truncated or outdated entry is only a miss
-        return None
+    with open(descriptor, "rb") as file:
+        if not trusted(os.fstat(descriptor), path):
+            return None
+        try:
+            wanted = key.encode("utf-8", "surrogatepass")
+            header = file.read(len(MAGIC) + 8)
+            if header[:len(MAGIC)] != MAGIC or int.from_bytes(header[len(MAGIC):], "big") \
+                    != len(wanted) or file.read(len(wanted)) != wanted:
+                return None  # another game with the same short name, or an older entry
+            code, checked = pickle.Unpickler(file).load()
+        except Exception:  # noqa: BLE001 - a damaged, truncated or outdated entry is a miss
+            return None
     try:
         os.utime(path)  # recently used: pruned last
     except OSError:
@@ -100,7 +112,9 @@ def remember(source: str, filename: str, params: dict, checked: CheckedGame,
         return
     partial = f"{path}.{os.getpid()}.partial"
     try:
-        with open(partial, "wb") as file:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                             | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o600)
+        with open(descriptor, "wb") as file:
             file.write(data)
         os.replace(partial, path)  # atomic: a reader sees the old entry or the new one
     except OSError:
@@ -124,9 +138,11 @@ class _NodePickler(pickle.Pickler):
 
 
 def _pickled(key: str, checked: CheckedGame, code: GeneratedCode) -> bytes:
-    """The entry: the key, the generated code and the checked game's own pickle (read only
-    when it is asked for)."""
-    return pickle.dumps((key, code, _checked_pickle(checked)), protocol=pickle.HIGHEST_PROTOCOL)
+    """The entry: ``MAGIC``, the key's length (8 bytes) and the key, then a pickle of the
+    generated code and the checked game's own pickle (read only when it is asked for)."""
+    wanted = key.encode("utf-8", "surrogatepass")
+    return MAGIC + len(wanted).to_bytes(8, "big") + wanted + pickle.dumps(
+        (code, _checked_pickle(checked)), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _checked_pickle(checked: CheckedGame) -> bytes:

@@ -36,7 +36,14 @@ class _WholeWords:
 @cache
 def lark_parser() -> Lark:
     """The LALR parser for game files (built on first use, then shared)."""
-    return build_parser(cache_file())
+    path = cache_file()
+    parser = build_parser(path)
+    if path is not None:
+        try:
+            os.chmod(path, 0o600)  # as every file of the cache: the user's alone
+        except OSError:
+            pass
+    return parser
 
 
 def build_parser(cache: str | None) -> Lark:
@@ -66,4 +73,9 @@ def cache_file() -> str | None:
     if directory is None:
         return None
     whole = "-".join(_WholeWords.always_accept)
-    return os.path.join(directory, f"grammar-{whole}.lark-cache")
+    path = os.path.join(directory, f"grammar-{whole}.lark-cache")
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return path  # not made yet: Lark writes it
+    return path if trusted(info, path) else None  # Lark unpickles it

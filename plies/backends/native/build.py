@@ -16,10 +16,12 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from plies import __version__
 from plies.cache import cache_directory as user_cache_directory
+from plies.cache import trusted
 from plies.errors import PliesError
 
 CDEF = """
@@ -33,6 +35,9 @@ void plies_initial(int64_t *slots);
 int plies_slots(void);
 int plies_entry_bytes(void);
 """
+
+KEEP = 100
+"""The most built modules kept; building one more removes the least recently used."""
 
 _lock = threading.Lock()
 _loaded: dict[str, object] = {}
@@ -80,10 +85,39 @@ def load_module(source: str):
 
 
 def _find_built(directory: Path, name: str) -> Path | None:
+    """The built module ``name`` in ``directory``, when the user built it (a file of the user's
+    that no one else can write: ``plies.cache.trusted``); else None, and it is built again."""
     for path in directory.glob(f"{name}.*"):
         if path.suffix in (".so", ".pyd") or path.name.endswith((".so", ".pyd")):
+            try:
+                info = os.lstat(path)
+            except OSError:
+                return None
+            if not trusted(info, str(path)):
+                return None
+            try:
+                os.utime(path)  # recently used: pruned last
+            except OSError:
+                pass
             return path
     return None
+
+
+def _prune(directory: Path) -> None:
+    """Keep at most ``KEEP`` built modules, removing the least recently used, and the build
+    folders left behind more than a day ago (by a build that was killed)."""
+    try:
+        found = [(path.lstat().st_mtime, path) for path in directory.iterdir()]
+    except OSError:
+        return
+    modules = sorted((when, path) for when, path in found
+                     if path.name.startswith("_plies_game_") and path.is_file())
+    for _, path in modules[:max(0, len(modules) - KEEP)]:
+        path.unlink(missing_ok=True)
+    day_ago = time.time() - 86_400
+    for when, path in found:
+        if path.name.startswith("build-") and path.is_dir() and when < day_ago:
+            _remove_tree(path)
 
 
 def _compile(cffi, directory: Path, name: str, source: str) -> Path:
@@ -102,8 +136,10 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
     target = directory / built.name
     os.replace(built, target)  # atomic: a concurrent build of the same game is harmless
     _remove_tree(work)
+    os.chmod(built, 0o700)  # the user's alone, as every file of the cache
     return target
 
+    _prune(directory)
 
 def _import(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
