@@ -323,20 +323,6 @@ def test_another_host_name_is_refused():
         assert client.get("/api/game", headers={"host": "attacker.example"}).status_code == 400
 
 
-def test_serve_prints_its_address_and_needs_a_free_port():
-    import socket
-    taken = socket.socket()
-    taken.bind(("127.0.0.1", 0))
-    taken.listen(1)
-    port = taken.getsockname()[1]
-    try:
-        done = runner.invoke(cli, ["serve", "tictactoe", "--port", str(port)])
-    finally:
-        taken.close()
-    assert done.exit_code == 2
-    assert done.output.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
-
-
 def test_serve_refuses_a_game_with_errors(tmp_path):
     broken = tmp_path / "broken.game"
     broken.write_text("game broken\nplayers A max, B min\nutility 1 +\n", encoding="utf-8")

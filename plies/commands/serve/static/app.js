@@ -121,8 +121,8 @@ async function fetchAnalysis(token) {
   if (token !== page.token) return;
   if (!answer.ok) {
     page.analysis = null;
-    $("#analysis-note").textContent = answer.data.message;
     render();
+    $("#analysis-note").textContent = answer.data.message;
     return;
   }
   const found = answer.data;
@@ -130,7 +130,9 @@ async function fetchAnalysis(token) {
   page.analysis = found;
   render();
   if (found.pending) watchJob(found.pending);
-  drawHistory(token);
+  // earlier positions are looked up only when that is cheap (a solve or a database): analysing
+  // each one on its own could take --timeout seconds apiece
+  drawHistory(token, found.source === "strong solve" || found.source === "database");
 }
 
 function play(move) {
@@ -371,12 +373,13 @@ function updateControls() {
 
 // ---- the value history --------------------------------------------------------------------------
 
-async function drawHistory(token) {
+async function drawHistory(token, lookUp) {
   // the analysis of every position on the way here (from the solve: a look-up each)
   const values = [];
   for (let k = 0; k <= page.moves.length; k++) {
     const key = page.moves.slice(0, k).join(" ");
     let found = page.analyses.get(key);
+    if (!found && !lookUp) { values.push(null); continue; }
     if (!found) {
       const answer = await api("/api/analysis?" + movesQuery(page.moves.slice(0, k)));
       if (token !== page.token) return;
@@ -511,7 +514,7 @@ function watchJob(job) {
       clearInterval(polling);
       polling = null;
       page.analyses.clear();
-      if (page.job.state !== "cancelled") fetchAnalysis(page.token);
+      fetchAnalysis(page.token);  // from the solve, or (failed, cancelled) analysed on its own
     }
   }, 300);
 }
