@@ -350,3 +350,25 @@ def test_kalah_is_played_by_clicking_its_pits(browser, serve):
     rows = shown_moves(page, [best], len(after["moves"]))
     assert [r[0] for r in rows] == [m["move"] for m in after["moves"]]
     assert errors == []
+
+
+def test_a_long_solve_shows_its_progress_and_can_be_cancelled(browser, serve):
+    server = serve("connect4", "-p", "width=5", "-p", "height=4", "--timeout", "0.5")
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.wait_for_function("() => /solving: [1-9][0-9,]* positions found/"
+                           ".test(document.querySelector('#solve-text').textContent)")
+    assert page.is_visible("#solve-cancel")
+    page.click("#solve-cancel")
+    page.wait_for_function("() => document.querySelector('#solve-status').dataset.state "
+                           "=== 'cancelled'", timeout=60_000)
+    assert page.inner_text("#solve-text") == \
+        "the solve was cancelled: positions are analysed one by one"
+    assert page.is_visible("#solve-start") and not page.is_visible("#solve-cancel")
+    # the start analysed on its own, within --timeout: too big for half a second
+    page.wait_for_function("() => document.querySelector('#analysis-note').textContent"
+                           ".startsWith('error: stopped at --timeout (0.5 s)')", timeout=60_000)
+    # the board still plays
+    page.click(".column-move[data-col='2']")
+    page.wait_for_function("() => document.querySelector('#goto-moves').value === 'drop(2)'")
+    assert errors == []

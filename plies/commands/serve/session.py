@@ -308,7 +308,10 @@ class Session:
         """Ask a job to stop (at its next report, within about 65,536 positions)."""
         job = self.jobs.get(job_id)
         if job is not None:
-            job.cancel.set()
+            with self.lock:
+                job.cancel.set()
+                if job.generation == self.current.generation and job.state == "running":
+                    self.current.cancelled = True  # no new solve until one is asked for
         return job
 
 
