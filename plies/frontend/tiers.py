@@ -23,7 +23,7 @@ analysis of the whole game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from plies.frontend import ast
 from plies.frontend import types as T
@@ -45,9 +45,14 @@ class TierMeasure:
     parts: tuple[str, ...]
 
     def source(self) -> str:
-        """A Python expression of the state ``s`` computing the tier."""
-        terms = [f"(s[{slot}] != {value!r})" for slot, value in self.counted]
-        terms += [f"{'-' if sign < 0 else ''}s[{slot}]" for slot, sign in self.summed]
+        """A Python expression of the state ``s`` computing the tier: each run of
+        neighbouring slots counted (``len - s[a:b].count(value)``) or summed
+        (``sum(s[a:b])``) at once."""
+        terms = []
+        for (first, value), size in _runs([(slot, value) for slot, value in self.counted]):
+            terms.append(f"{size} - s[{first}:{first + size}].count({value!r})")
+        for (first, sign), size in _runs([(slot, sign) for slot, sign in self.summed]):
+            terms.append(f"{'-' if sign < 0 else ''}sum(s[{first}:{first + size}])")
         return " + ".join(terms).replace("+ -", "- ") or "0"
 
     def function(self):
@@ -56,6 +61,18 @@ class TierMeasure:
         exec(compile(f"def tier(s):\n    return {self.source()}\n", "<tier>", "exec"),  # noqa: S102
              namespace)
         return namespace["tier"]
+
+
+def _runs(items: list[tuple[int, object]]) -> list[tuple[tuple[int, object], int]]:
+    """``(slot, tag)`` pairs in runs of neighbouring slots with the same tag:
+    ``((first slot, tag), length)`` each."""
+    runs: list = []
+    for slot, tag in sorted(items, key=lambda item: item[0]):
+        if runs and runs[-1][0][1] == tag and runs[-1][0][0] + runs[-1][1] == slot:
+            runs[-1][1] += 1
+        else:
+            runs.append([(slot, tag), 1])
+    return [(head, size) for head, size in runs]
 
 
 def infer_tier(game: CheckedGame) -> TierMeasure | None:
@@ -133,3 +150,121 @@ def _direction(game: CheckedGame, writes) -> int:
         else:
             return 0
     return signs.pop() if len(signs) == 1 else 0
+
+
+# ---- the range of a counter -------------------------------------------------------------------
+
+
+def counter_ranges(game: CheckedGame) -> dict[str, tuple[int, int]]:
+    """The range of each whole-number variable declared without one, where the rules show it.
+
+    A variable qualifies when it is only changed by ``x += c`` (``c`` at least 0), each time
+    by a move whose precondition says ``x < K`` or ``x <= K`` (``and`` with anything else),
+    at most once a move (not in a loop), and never by ``setup``: it then never exceeds the
+    largest ``K - 1 + c`` (or ``K + c``), nor falls below its least start value. Connect
+    Four's column heights (``heights[c] += 1`` when ``heights[c] < height``) are 0..height.
+    Solution directories pack such a variable in that range instead of 256 values.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    candidates = {name for name, info in game.vars.items()
+                  if info.lo is None and isinstance(_element(info.type), T.Number)
+                  and _element(info.type).integral and info.initial}
+    if not candidates:
+        return found
+    highest: dict[str, int] = {}
+    spoiled: set[str] = set()
+    owners = {id(move.decl): move.decl for move in game.moves}
+    for item in game.program.items:
+        if isinstance(item, ast.GameTest):
+            continue
+        for node in ast.walk(item):
+            if not isinstance(node, (ast.Assign, ast.Update)) or node.target.name not in candidates:
+                continue
+            resolution = game.names.get(id(node.target))
+            if resolution is not None and resolution.kind == "local":
+                continue
+            if id(item) not in owners:  # setup, or a chance outcome: no precondition to read
+                spoiled.add(node.target.name)
+    for move in owners.values():
+        updates = list(_top_updates(move.effect, candidates, spoiled))
+        for update in updates:
+            name = update.target.name
+            if name in spoiled:
+                continue
+            step = game.intervals.get(id(update.value))
+            same = [u for u in updates if u.target.name == name]
+            if update.op != "+=" or step is None or step[0] < 0 or len(same) > 1:
+                spoiled.add(name)
+                continue
+            bound = _guard_bound(game, move.precondition, update.target)
+            if bound is None:
+                spoiled.add(name)
+                continue
+            highest[name] = max(highest.get(name, bound + step[1]), bound + step[1])
+    for name in candidates - spoiled:
+        info = game.vars[name]
+        lo, start_hi = min(info.initial), max(info.initial)
+        if name in highest:
+            found[name] = (lo, max(highest[name], start_hi))
+    return found
+
+
+def _element(t: T.Type) -> T.Type:
+    while isinstance(t, (T.Array, T.Grid)):
+        t = t.element
+    return t
+
+
+def _top_updates(statements, names: set[str], spoiled: set[str]):
+    """The updates of ``names`` in an effect, outside loops (a loop spoils its targets)."""
+    for stmt in statements or ():
+        if isinstance(stmt, (ast.Assign, ast.Update)) and stmt.target.name in names:
+            if isinstance(stmt, ast.Assign):
+                spoiled.add(stmt.target.name)
+            else:
+                yield stmt
+        elif isinstance(stmt, ast.IfStmt):
+            yield from _top_updates(stmt.then, names, spoiled)
+            yield from _top_updates(stmt.orelse, names, spoiled)
+        else:  # a loop, or anything holding statements: its writes may repeat
+            for node in ast.walk(stmt):
+                if isinstance(node, (ast.Assign, ast.Update)) and node.target.name in names:
+                    spoiled.add(node.target.name)
+
+
+def _guard_bound(game: CheckedGame, condition, target: ast.Target) -> int | None:
+    """The most ``target`` can hold when ``condition`` holds, from an ``x < K`` in it."""
+    if condition is None:
+        return None
+    if isinstance(condition, ast.And):
+        bounds = [b for b in (_guard_bound(game, condition.left, target),
+                              _guard_bound(game, condition.right, target)) if b is not None]
+        return min(bounds) if bounds else None
+    if isinstance(condition, ast.Compare) and condition.op in ("<", "<=") \
+            and _same_place(condition.left, target):
+        interval = game.intervals.get(id(condition.right))
+        if interval is None:
+            return None
+        return interval[1] - (1 if condition.op == "<" else 0)
+    return None
+
+
+def _same_place(expr, target: ast.Target) -> bool:
+    """True when ``expr`` reads the cell ``target`` writes (the same indices, as written)."""
+    if target.first is None:
+        return isinstance(expr, ast.Name) and expr.id == target.name
+    return isinstance(expr, ast.Index) and isinstance(expr.base, ast.Name) \
+        and expr.base.id == target.name and _same(expr.first, target.first) \
+        and _same(expr.second, target.second)
+
+
+def _same(a, b) -> bool:
+    """Two expressions written the same way (spans aside)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if not isinstance(a, ast.Node):
+        return a == b
+    return all(_same(getattr(a, f.name), getattr(b, f.name))
+               for f in fields(a) if f.name != "span")

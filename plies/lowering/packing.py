@@ -3,32 +3,51 @@
 The checker lays a state out as a flat tuple (``layout.py``), and knows what every slot can
 hold: the player to move, the pending chance event, a symbol of a declared set, a boolean, a
 whole number of a declared range. Each slot is given the number of values it can hold (its
-*radix*) and the state becomes one number in mixed radix, the first slot most significant:
-a key. Keys of two states compare like the states' slots read in order, so sorted keys are
-a stable order a file can be searched in.
+*radix*) and the state becomes one number in mixed radix: a key. The slots are read in
+``Packing.order`` (by radix and values, then by place in the state; the first most
+significant), so
+keys of two states compare like their slots read in that order, and sorted keys are a stable
+order a file can be searched in.
 
 A key fits in 64 bits when the product of the radixes does (tic-tac-toe: 2 x 3^9 values, 16
-bits); otherwise it is a wider whole number, written in as few bytes as hold the largest key
-(``Packing.width``). An ``int`` without a declared range is stored in ``UNRANGED_VALUES``
-values from the least it starts at; a larger one is refused by name (``PackingError``), with
-the range to declare.
+bits; Connect Four 6x4: 2 x 3^24 x 5^6, 56 bits); otherwise it is a wider whole number,
+written in as few bytes as hold the largest key (``Packing.width``). An ``int`` without a
+declared range is stored in the range the rules show (``frontend.tiers.counter_ranges``:
+Connect Four's column heights), else in ``UNRANGED_VALUES`` values from the least it starts
+at; a value outside is refused by name (``PackingError``), with the range to declare.
 
-``pack`` and ``unpack`` are made once per game as Python source (one statement per slot) and
-compiled, so a position costs one pass over its slots.
+``pack`` and ``unpack`` are made once per game as Python source and compiled
+(``Packing._compile``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from plies.errors import PliesError
 from plies.frontend import types as T
 from plies.frontend.checked import CheckedGame
+from plies.frontend.tiers import counter_ranges
 
 UNRANGED_VALUES = 256
 """How many values a slot of an ``int`` without a declared range may hold in a packed key."""
 GROUP_VALUES = 4096
-"""Most codes of one group of slots (packed and unpacked through tables of that size)."""
+"""Most codes of one group of slots (unpacked through tables of that size)."""
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""The digits ``int(text, radix)`` reads: a run of slots of one radix up to 36 packs in C."""
+
+
+def _raw_values(slot: Slot) -> list[int]:
+    """The values a slot holds as the state stores them, in the order of their codes."""
+    if slot.values is not None:
+        return [int(v) for v in slot.values]
+    return list(range(slot.lo, slot.lo + slot.radix))
+
+
+def _digits(slot: Slot) -> bool:
+    """True when the slot packs as one digit: at most 36 values, each a byte."""
+    return slot.radix <= len(DIGITS) and all(0 <= v <= 255 for v in _raw_values(slot))
 
 
 class PackingError(PliesError):
@@ -76,6 +95,10 @@ class Packing:
     def __init__(self, slots: list[Slot], flat: bool = True) -> None:
         self.slots = tuple(slots)
         self.flat = flat  # the state is a tuple of slots (False: a tree game's node number)
+        # The slots in the key's order, most significant first: by radix, then by the values
+        # they hold (slots holding the same values next to each other), then by place.
+        self.order = sorted(range(len(self.slots)),
+                            key=lambda i: (self.slots[i].radix, _raw_values(self.slots[i]), i))
         states = 1
         for slot in self.slots:
             states *= slot.radix
@@ -115,56 +138,84 @@ class Packing:
     def _compile(self):
         """``pack`` and ``unpack`` as Python source, compiled.
 
-        The slots are taken in groups of at most ``GROUP_VALUES`` values together, so that
-        a group's code is a small whole number: packing adds one table entry per slot (its
-        code times its place in the group) and unpacking reads a group's slots from one
-        table of tuples; only the groups are combined into the wide key.
+        The key reads the slots in ``order``: by radix and values, then by place in the
+        state, so that the slots holding the same values are next to each other. Where their values are small whole
+        numbers (0..255) and the radix at most 36, such a run packs in C: the values are
+        gathered (``itemgetter``), made bytes, translated to the digits of their codes and
+        read as one number in that base (``int(digits, radix)``); a value outside the slot's
+        values has no digit and fails there. Other slots are added one by one. Unpacking
+        takes the key apart in groups of at most ``GROUP_VALUES`` codes, each read from a
+        table of tuples, and puts the values back in the state's order.
         """
-        namespace: dict = {"PackingError": PackingError}
+        namespace: dict = {"PackingError": PackingError, "itemgetter": itemgetter}
+        order, slots = self.order, self.slots
+        read = (lambda i: f"s[{i}]") if self.flat else (lambda i: "s")
+        pack = ["def pack(s):"]
+        runs: list[list[int]] = []
+        for i in order:
+            if runs and _digits(slots[i]) and _digits(slots[runs[-1][0]]) and self.flat \
+                    and _raw_values(slots[i]) == _raw_values(slots[runs[-1][0]]):
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for r, run in enumerate(runs):
+            slot = slots[run[0]]
+            size = slot.radix ** len(run)
+            if _digits(slot) and self.flat:
+                table = bytearray(b"!" * 256)
+                for code, value in enumerate(_raw_values(slot)):
+                    table[value] = ord(DIGITS[code])
+                namespace[f"D{r}"] = bytes(table)
+                if len(run) > 1:
+                    namespace[f"G{r}"] = itemgetter(*run)
+                    gathered = f"G{r}(s)"
+                else:
+                    gathered = f"({read(run[0])},)"
+                code = f"int(bytes({gathered}).translate(D{r}), {slot.radix})"
+            elif slot.values is not None:
+                table = [None] * (max(int(v) for v in slot.values) + 1)
+                for index, value in enumerate(slot.values):
+                    table[int(value)] = index
+                namespace[f"T{r}"] = tuple(table)
+                code = f"T{r}[{read(run[0])}]"
+            else:
+                if not slot.declared:  # only the game's declared ranges are kept by it
+                    pack.append(f"    if not {slot.lo} <= {read(run[0])} < "
+                                f"{slot.lo + slot.radix}: raise PackingError({slot.name!r})")
+                code = f"{read(run[0])} - {slot.lo}" if slot.lo else read(run[0])
+            pack.append(f"    k = {code}" if r == 0 else f"    k = k * {size} + {code}")
+        pack.append("    return k")
         groups: list[list[int]] = [[]]
         size = 1
-        for i, slot in enumerate(self.slots):
-            if groups[-1] and size * slot.radix > GROUP_VALUES:
+        for i in order:
+            if groups[-1] and size * slots[i].radix > GROUP_VALUES:
                 groups.append([])
                 size = 1
             groups[-1].append(i)
-            size *= slot.radix
-        read = (lambda i: f"s[{i}]") if self.flat else (lambda i: "s")
-        pack = ["def pack(s):"]
+            size *= slots[i].radix
         unpack = ["def unpack(k):"]
-        for g, members in enumerate(groups):
-            terms, constant, place = [], 0, 1
-            for i in reversed(members):
-                slot = self.slots[i]
-                if slot.values is not None:
-                    table = [None] * (max(int(v) for v in slot.values) + 1)
-                    for code, v in enumerate(slot.values):
-                        table[int(v)] = code * place
-                    namespace[f"T{i}"] = tuple(table)
-                    terms.append(f"T{i}[{read(i)}]")
-                else:
-                    if not slot.declared:  # only the game's declared ranges are kept by it
-                        pack.append(f"    if not {slot.lo} <= {read(i)} < "
-                                    f"{slot.lo + slot.radix}: raise PackingError({slot.name!r})")
-                    terms.append(f"{read(i)} * {place}" if place > 1 else read(i))
-                    constant -= slot.lo * place
-                place *= slot.radix
-            if constant:
-                terms.append(str(constant))
-            code = " + ".join(reversed(terms))
-            pack.append(f"    k = {code}" if g == 0 else f"    k = k * {place} + {code}")
-            namespace[f"U{g}"] = tuple(self._group_values(members, place))
-        pack.append("    return k")
         for g in range(len(groups) - 1, 0, -1):
             places = 1
             for i in groups[g]:
-                places *= self.slots[i].radix
+                places *= slots[i].radix
             unpack.append(f"    k, g{g} = divmod(k, {places})")
         unpack.append("    g0 = k")
-        if self.flat:
-            unpack.append("    return " + " + ".join(f"U{g}[g{g}]" for g in range(len(groups))))
-        else:
+        for g, members in enumerate(groups):
+            places = 1
+            for i in members:
+                places *= slots[i].radix
+            namespace[f"U{g}"] = tuple(self._group_values(members, places))
+        values = " + ".join(f"U{g}[g{g}]" for g in range(len(groups)))
+        if not self.flat:
             unpack.append("    return U0[g0][0]")
+        elif order == list(range(len(slots))):
+            unpack.append(f"    return {values}")
+        else:
+            inverse = [0] * len(order)
+            for place, i in enumerate(order):
+                inverse[i] = place
+            namespace["BACK"] = itemgetter(*inverse)
+            unpack.append(f"    return BACK({values})")
         exec(compile("\n".join(pack) + "\n\n" + "\n".join(unpack) + "\n",  # noqa: S102
                      "<packing>", "exec"), namespace)
         return namespace["pack"], namespace["unpack"]
@@ -174,7 +225,7 @@ class Packing:
         rows = []
         for code in range(count):
             values = []
-            for i in reversed(members):
+            for i in reversed(members):  # slot numbers in the state
                 slot = self.slots[i]
                 code, digit = divmod(code, slot.radix)
                 values.append(slot.values[digit] if slot.values is not None else slot.lo + digit)
@@ -196,12 +247,13 @@ def packing(game: CheckedGame) -> Packing:
     if game.has_chance:
         events = len(game.chances)
         slots.append(Slot("pending chance", None, 0, events + 1))
+    shown = counter_ranges(game)  # ints without a declared range whose range the rules show
     for name, info in game.vars.items():
         element = info.type
         while isinstance(element, (T.Array, T.Grid)):
             element = element.element
         for slot_name in _slot_names(game, name, info.type):
-            slots.append(_slot(game, slot_name, element, info))
+            slots.append(_slot(game, slot_name, element, info, shown.get(name)))
     return Packing(slots)
 
 
@@ -215,7 +267,7 @@ def _slot_names(game: CheckedGame, name: str, t: T.Type) -> list[str]:
     return [name]
 
 
-def _slot(game: CheckedGame, name: str, element: T.Type, info) -> Slot:
+def _slot(game: CheckedGame, name: str, element: T.Type, info, shown=None) -> Slot:
     if isinstance(element, T.Symbols):
         codes = sorted(game.symbols[symbol] for symbol in element.names)
         return Slot(name, tuple(codes), 0, len(codes))
@@ -224,6 +276,8 @@ def _slot(game: CheckedGame, name: str, element: T.Type, info) -> Slot:
     if isinstance(element, T.Number) and element.integral:
         if info.lo is not None and info.hi is not None:
             return Slot(name, None, info.lo, info.hi - info.lo + 1)
+        if shown is not None:
+            return Slot(name, None, shown[0], shown[1] - shown[0] + 1, declared=False)
         lo = min(0, *info.initial) if info.initial else 0
         return Slot(name, None, lo, UNRANGED_VALUES, declared=False)
     raise PackingError(f"'{info.decl.name}' holds {T.describe(element)}s; a solution directory "

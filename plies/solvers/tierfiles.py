@@ -18,7 +18,8 @@ A strong solution by tiers (``tiers.py``) is a directory:
 
 A tier file (``FORMAT_VERSION`` 1) is a 32-byte header (``MAGIC``, the version, the key width
 in bytes, the count of positions, the tier, and whether moves stay in the tier), the keys
-(``width`` bytes each, most significant first, so they sort like the numbers) and the records
+in increasing order (``width`` bytes each, little-endian: 8-byte keys are read as an array
+of 64-bit numbers, searched in C) and the records
 (``RECORD`` each: the value as a signed 16-bit whole number, the remoteness as an unsigned
 16-bit one, ``NO_REMOTENESS`` where the end cannot be forced), little-endian. A position costs
 ``width + 4`` bytes. It is read by mapping it into memory: a position is found by binary search
@@ -32,6 +33,8 @@ import json
 import mmap
 import os
 import struct
+import sys
+from array import array
 from pathlib import Path
 
 from .errors import SolverError
@@ -94,8 +97,13 @@ def read_json(path: Path) -> dict:
 
 
 def keys_bytes(keys, width: int) -> bytes:
-    """Sorted keys as stored: ``width`` bytes each, most significant first."""
-    return b"".join(key.to_bytes(width, "big") for key in keys)
+    """Sorted keys as stored: ``width`` bytes each, little-endian."""
+    if width == 8:
+        words = array("Q", keys)
+        if sys.byteorder == "big":
+            words.byteswap()
+        return words.tobytes()
+    return b"".join(key.to_bytes(width, "little") for key in keys)
 
 
 def write_positions(path: Path, tier: int, keys: list[int], width: int, stays: bool) -> None:
@@ -147,20 +155,31 @@ class TierFile:
             raise SolutionDirectoryError(f"{path} is damaged: {len(self.map):,} bytes where "
                                          f"{expected:,} were written")
         self.solved = len(self.map) == expected
-        self._keys = _Keys(self.map, HEADER.size, width, count)
+        self._views: list[memoryview] = []
+        if width == 8 and sys.byteorder == "little" and count:
+            whole = memoryview(self.map)
+            self._keys = whole[HEADER.size:self.records_at].cast("Q")
+            self._views = [self._keys, whole]
+        else:
+            self._keys = _Keys(self.map, HEADER.size, width, count)
+
+    @property
+    def key_sequence(self):
+        """The keys as a sequence of whole numbers (for ``bisect``), without copying them."""
+        return self._keys
 
     def keys(self, start: int = 0, stop: int | None = None) -> list[int]:
         """The keys from index ``start`` to ``stop``, as whole numbers."""
         stop = self.count if stop is None else stop
-        width, data, first = self.width, self.map, HEADER.size
-        return [int.from_bytes(data[first + i * width:first + (i + 1) * width], "big")
-                for i in range(start, stop)]
+        if isinstance(self._keys, memoryview):
+            return self._keys[start:stop].tolist()
+        return [self._keys[i] for i in range(start, stop)]
 
     def index(self, key: int) -> int | None:
         """The index of ``key`` in the file, or None when it is not there (binary search)."""
-        wanted = key.to_bytes(self.width, "big")
-        i = bisect.bisect_left(self._keys, wanted)
-        return i if i < self.count and self._keys[i] == wanted else None
+        keys = self._keys
+        i = bisect.bisect_left(keys, key)
+        return i if i < self.count and keys[i] == key else None
 
     def record(self, i: int) -> tuple[int, int | None]:
         """``(value, remoteness)`` of the position at index ``i``."""
@@ -173,12 +192,15 @@ class TierFile:
         return None if i is None else self.record(i)
 
     def close(self) -> None:
+        for view in self._views:
+            view.release()
+        self._views = []
         if isinstance(self.map, mmap.mmap):
             self.map.close()
 
 
 class _Keys:
-    """The keys of a tier file as a sequence of byte strings, for ``bisect``."""
+    """The keys of a tier file as a sequence of whole numbers, for ``bisect``."""
 
     __slots__ = ("data", "first", "width", "count")
 
@@ -188,6 +210,6 @@ class _Keys:
     def __len__(self) -> int:
         return self.count
 
-    def __getitem__(self, i: int) -> bytes:
+    def __getitem__(self, i: int) -> int:
         at = self.first + i * self.width
-        return self.data[at:at + self.width]
+        return int.from_bytes(self.data[at:at + self.width], "little")

@@ -30,6 +30,7 @@ therefore be on a filesystem every worker sees.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import os
 import uuid
@@ -283,7 +284,10 @@ def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
     finally:
         here.close()
     out = bytearray()
-    record = F.RECORD.pack
+    record, read = F.RECORD.pack, F.RECORD.unpack_from
+    size, none = F.RECORD.size, F.NO_REMOTENESS
+    bisect_left = bisect.bisect_left
+    tables = {}  # tier -> (keys, its file's memory, where the records start), by tier
     for key in keys:
         state = unpack(key)
         utility = outcome(state)
@@ -293,9 +297,20 @@ def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
         role = to_move(state)
         values, far = [], []
         for _, child in successors(state):
-            v, r = _solved(job, files, tier_of(child)).lookup(pack(child))
+            child_tier = tier_of(child)
+            table = tables.get(child_tier)
+            if table is None:
+                opened = _solved(job, files, child_tier)
+                table = tables[child_tier] = (opened.key_sequence, opened.map, opened.records_at)
+            sought = pack(child)
+            child_keys, data, at = table
+            i = bisect_left(child_keys, sought)
+            if i == len(child_keys) or child_keys[i] != sought:
+                raise SolverError(f"a child of a position of tier {tier} is missing from tier "
+                                  f"{child_tier}: the solution directory is damaged")
+            v, r = read(data, at + i * size)
             values.append(v)
-            far.append(r)
+            far.append(None if r == none else r)
         value = max(values) if role == MAX else min(values)
         counted = [r for v, r in zip(values, far) if v == value]
         if hurries(role, value):
