@@ -127,7 +127,7 @@ def test_solve_picks_retrograde_analysis_for_a_game_with_cycles():
     lines = result.stdout.splitlines()
     assert lines[1:3] == ["value      0  (draw)", "remoteness none: play can go on forever"]
     assert {"status     proved (retrograde analysis of all 5,466 positions)",
-            "algorithm  retrograde analysis"} <= set(lines)
+            "algorithm  auto: retrograde analysis"} <= set(lines)
 
 
 def test_solve_picks_policy_iteration_for_pig_without_a_turn_limit():

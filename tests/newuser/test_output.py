@@ -1,0 +1,54 @@
+"""Issue 22, items 11 and 12: solve names what ran, and long fractions get a decimal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plies.cli import app
+
+HERE = Path(__file__).resolve().parent
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def algorithm_line(*args: str) -> str:
+    result = run("solve", *args)
+    assert result.exit_code == 0, result.output
+    return next(line for line in result.stdout.splitlines() if line.startswith("algorithm"))
+
+
+# ---- item 11: what ran ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, shown", [
+    (["tictactoe"], "auto: alpha-beta with a table"),
+    (["tictactoe", "--algorithm", "alphabeta"], "alpha-beta, no table (auto keeps one)"),
+    (["tictactoe", "--algorithm", "minimax"], "minimax, no table"),
+    (["tictactoe", "--no-table"], "auto: alpha-beta without a table (--no-table)"),
+    (["piglet"], "auto: expectiminimax with a table"),
+    (["piglet", "--algorithm", "expectiminimax"], "expectiminimax with Star1 pruning, no table"),
+    (["morris3"], "auto: retrograde analysis"),
+])
+def test_solve_names_what_ran(args, shown):
+    assert algorithm_line(*args) == f"algorithm  {shown}"
+
+
+def test_the_help_says_that_only_auto_keeps_a_table():
+    import typer
+    command = typer.main.get_command(app).commands["solve"]
+    [option] = [p for p in command.params if "--algorithm" in p.opts]
+    assert option.help.startswith("auto (alpha-beta or expectiminimax with a transposition "
+                                  "table), or the textbook searches without one")
+
+
+def test_the_docs_say_that_plain_alpha_beta_has_no_table():
+    root = HERE.parent.parent
+    assert "only `auto` keeps a transposition table" in (root / "README.md").read_text()
+    language = " ".join((root / "docs" / "language.md").read_text().split())
+    assert "Only `auto` keeps a transposition table" in language
+    assert "`alpha-beta, no table (auto keeps one)`" in language
