@@ -304,7 +304,7 @@ def solve(
     if as_json:
         typer.echo(json.dumps(_result_json(model, solved, moves, depth), indent=2))
     else:
-        typer.echo(_result_text(model, solved, moves, depth))
+        typer.echo(_result_text(model, solved, moves, depth, algorithm, not no_table))
 
 
 def _notice(text: str) -> None:
