@@ -246,7 +246,8 @@ def test_figure_5_5_step_by_step(browser, serve, shots):
     # Figure 5.5's ends: A = 3 with C's c2 and c3 never evaluated
     assert page.get_attribute("#search-tree g.node[data-id='0']", "data-value") == "3"
     assert expected["pruned"] == [{"after": ["a2"], "moves": ["c2", "c3"]}]
-    assert page.inner_text("#search-summary") == "value 3, best move a1; pruned: c2, c3"
+    assert page.inner_text("#search-summary") == \
+        "value 3, best move a1; pruned (after the moves that lead there): a2 → c2, c3"
     page.click("#step-first")
     assert text_of(page, "#step-text") == steps[0]["text"]
     assert errors == []

@@ -558,7 +558,8 @@ async function runSearch(event) {
   $("#step-range").max = Math.max(0, search.steps.length - 1);
   $("#search-summary").textContent = search.complete ?
     `value ${search.value}` + (search.best_move ? `, best move ${search.best_move}` : "") +
-    (search.pruned.length ? `; pruned: ${search.pruned.map((p) => p.moves.join(", ")).join("; ")}` : "") : "";
+    (search.pruned.length ? "; pruned (after the moves that lead there): " +
+      search.pruned.map((p) => `${p.after.join(" ")} → ${p.moves.join(", ")}`).join("; ") : "") : "";
   showStep(0);
 }
 
@@ -626,7 +627,9 @@ function drawSearch(search, state, active) {
     });
   }
   const {place, slots} = treeLayout(search.nodes, (id) => kids.get(id) || [], 0);
-  const dx = 64, dy = 92, margin = 34;
+  const longest = Math.max(4, ...search.nodes.filter((n) => shown.has(n.id) && n.move !== null)
+                                            .map((n) => n.move.length));
+  const dx = Math.max(64, 7 * longest + 12), dy = 112, margin = 34;
   const depth = Math.max(...[...place.values()].map((p) => p.depth));
   svg.setAttribute("width", slots * dx + 2 * margin);
   svg.setAttribute("height", (depth + 1) * dy + margin);
@@ -642,8 +645,9 @@ function drawSearch(search, state, active) {
       svg.append(svgElement("line", {class: `edge${stub ? " pruned" : ""}${visible ? "" : " unseen"}${best ? " best" : ""}`,
                                      x1, y1: y1 + 16, x2, y2: y2 - 16}));
       const label = stub ? stub.move : node.move + (node.probability ? ` (${node.probability})` : "");
-      svg.append(svgElement("text", {class: `edge-label${visible ? "" : " unseen"}`, x: (x1 + x2) / 2 + 5,
-                                     y: (y1 + y2) / 2}, label));
+      // over the child, where siblings are a full slot apart
+      svg.append(svgElement("text", {class: `edge-label${visible ? "" : " unseen"}`, "text-anchor": "middle",
+                                     x: x2, y: y2 - 24}, label));
     }
   }
   for (const node of search.nodes) {
@@ -662,13 +666,19 @@ function drawSearch(search, state, active) {
                         kind === "leaf" ? (value ?? "") : (node.name || "")));
     if (kind !== "leaf" && value !== undefined) {
       const bound = node.bound === "upper" ? "≤" : node.bound === "lower" ? "≥" : "";
-      g.append(svgElement("text", {class: "value", x: cx + 20, y: cy + 4}, `= ${bound}${value}`));
+      g.append(svgElement("text", {class: "value", x: cx + 20, y: cy + (windows ? 10 : 4)}, `= ${bound}${value}`));
     }
     if (windows && kind !== "leaf" && kind !== "chance" && windowNow) {
-      g.append(svgElement("text", {class: "window", x: cx, y: cy - 22, "text-anchor": "middle"},
+      g.append(svgElement("text", {class: "window", x: cx + 20, y: cy - 8},
                           `[${windowNow[0]}, ${windowNow[1]}]`));
     }
     svg.append(g);
+  }
+  const wrap = svg.parentElement;  // keep the step's node in view
+  if (wrap && place.has(active)) {
+    const [ax, ay] = at(active);
+    if (ax < wrap.scrollLeft + 40 || ax > wrap.scrollLeft + wrap.clientWidth - 40) wrap.scrollLeft = ax - wrap.clientWidth / 2;
+    if (ay < wrap.scrollTop + 40 || ay > wrap.scrollTop + wrap.clientHeight - 40) wrap.scrollTop = ay - wrap.clientHeight / 2;
   }
   for (const [id, stub] of stubs) {
     const [cx, cy] = at(id);
