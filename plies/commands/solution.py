@@ -171,8 +171,8 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
         summary = solve_to_directory(model, start_moves, path, engine=runner, progress=progress,
                                      stop=stop, max_positions=max_positions)
     except TierSolveStopped as stopped:
-        limit = {"timeout": f"--timeout ({timeout:g} s)", "memory": "--memory",
-                 "interrupt": "Ctrl-C"}[stopped.stopped_by]
+        limit = {"timeout": f"--timeout ({timeout or 0:g} s)", "memory": f"--memory ({memory:,} bytes)"
+                 if memory else "--memory", "interrupt": "Ctrl-C"}[stopped.stopped_by]
         kept = len(list(Path(path).glob("tier-*.sol")))
         raise TierSolveStopped(stopped.stopped_by,
                                f"stopped at {limit} while {stopped}; what is finished is kept "

@@ -99,6 +99,16 @@ def test_an_unfinished_directory_is_refused_when_read(tmp_path):
         "--db` again to finish it")
 
 
+def test_memory_stops_the_solve_between_chunks(tmp_path):
+    result = run("solve", "tictactoe", "--strong", "--db", str(tmp_path / "d"), "--workers",
+                 "1", "--memory", "1MB")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: stopped at --memory (1,000,000 bytes) while finding the positions of tier 0; "
+        f"what is finished is kept in {tmp_path / 'd'} (0 tiers solved): run the same command "
+        "again to go on")
+
+
 def test_a_game_with_chance_goes_to_sqlite(tmp_path):
     result = run("solve", "piglet_endless", "--strong", "--db", str(tmp_path / "pig"))
     assert result.exit_code == 2
