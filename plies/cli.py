@@ -1245,7 +1245,7 @@ def serve(
 ) -> None:
     """Play the game in a web browser: every move's value, alpha-beta step by step, an editor.
 
-    Needs plies[web]. Serves until Ctrl-C; see docs/web.md.
+    Needs the optional web extra (Starlette and uvicorn). Serves until Ctrl-C; see docs/web.md.
     """
     from plies.commands.serve import serve as serve_game
     try:
