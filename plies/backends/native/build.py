@@ -134,12 +134,12 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
         _remove_tree(work)
         raise NativeUnavailable(reason) from None
     target = directory / built.name
+    os.chmod(built, 0o700)  # the user's alone, as every file of the cache
     os.replace(built, target)  # atomic: a concurrent build of the same game is harmless
     _remove_tree(work)
-    os.chmod(built, 0o700)  # the user's alone, as every file of the cache
+    _prune(directory)
     return target
 
-    _prune(directory)
 
 def _import(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)

@@ -431,6 +431,7 @@ class CEmitter:
         if loop.key is not None:
             return self.sorted_loop(loop)
         if isinstance(domain, ir.Values):
+            self.charge(loop, str(len(domain.values)))
             width = len(loop.names)
             table = self.table("values", tuple(v for value in domain.values for v in value))
             i = self.fresh("i")
@@ -445,6 +446,7 @@ class CEmitter:
             if domain.check >= 0:  # else the checker proved the range short enough
                 self.line(f"if ((__int128){hi} - {lo} >= {MAX_DOMAIN_VALUES}) "
                           f"fault(F_DOMAIN, {domain.check}, {lo}, {hi});")
+            self.charge(loop, f"({hi} >= {lo} ? {hi} - {lo} + 1 : 0)")
             self.line(f"for (int64_t {names[0]} = {lo}; {names[0]} <= {hi}; {names[0]}++) {{")
             self.level += 1
             return ["}"]
@@ -452,6 +454,7 @@ class CEmitter:
             items = self.fresh("items")
             codes = ", ".join(self.expr(e) for e in domain.items) or "0"
             self.line(f"int64_t {items}[] = {{{codes}}};")
+            self.charge(loop, str(len(domain.items)))
             i = self.fresh("i")
             self.line(f"for (int64_t {i} = 0; {i} < {len(domain.items)}; {i}++) {{")
             self.level += 1
@@ -462,6 +465,7 @@ class CEmitter:
             table = self.neighbour_table(domain.neighbours)
             self.line(f"int64_t {cells}[SLOTS]; int64_t {count} = group_of({self.state}, "
                       f"{self.expr(domain.slot)}, {table}, {cells});")
+            self.charge(loop, count)
             i = self.fresh("i")
             self.line(f"for (int64_t {i} = 0; {i} < {count}; {i}++) {{")
             self.level += 1
@@ -469,6 +473,13 @@ class CEmitter:
             self.line(f"int64_t {names[1]} = ({cells}[{i}] - {domain.offset}) % {domain.cols};")
             return ["}"]
         raise Unsupported(f"a loop over {type(domain).__name__}")
+
+    def charge(self, loop: ir.Loop, rounds: str) -> None:
+        """Count a loop's rounds as the rules' work (``count_work`` in runtime.h) when the
+        lowering says it may run long, as the Python back end's ``charged`` does: a position
+        whose rules loop for long then stops at the search's limits too."""
+        if loop.charged:
+            self.line(f"count_work({rounds});")
 
     def sorted_loop(self, loop: ir.Loop) -> list[str]:
         """A loop over a domain ordered by a key that depends on the state: the values are
@@ -479,7 +490,7 @@ class CEmitter:
         self.line(f"int64_t {values}[{size * width}]; int64_t {keys}[{size}]; int64_t {count} = 0;")
         self.line("{")
         self.level += 1
-        closers = self.open_loop(ir.Loop(loop.names, loop.domain))
+        closers = self.open_loop(ir.Loop(loop.names, loop.domain, charged=loop.charged))
         for k, name in enumerate(loop.names):
             self.line(f"{values}[{count} * {width} + {k}] = {ir.identifier(name)};")
         self.line(f"{keys}[{count}++] = {self.expr(loop.key)};")

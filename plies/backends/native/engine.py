@@ -22,7 +22,7 @@ from plies.lowering import ir
 from plies.backends.native.build import NativeUnavailable, load_module
 from plies.backends.native.emit import chance_scale, emit
 from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
-from plies.solvers.limits import REPORT_SECONDS, Progress
+from plies.solvers.limits import REPORT_SECONDS, Limits, Progress, SearchStopped
 from plies.solvers.perft import PerftResult
 from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
@@ -122,12 +122,14 @@ class NativeGame:
             raise failed[0]
         if kind not in (F_NONE, *STOPS):
             raise self.fault(kind, out, where, state, before or [])
+        # the moves are found again by the Python back end, in the time the search left
+        left = None if timeout is None else max(0.0, timeout - seconds)
         if kind in STOPS:
             value = self.number(out[11 + 1], out[11 + 2], scale) if out[11] else None
-            moves = self.moves(state, [out[16]]) if out[11] else []
+            moves = self.moves(state, [out[16]], left) if out[11] else []
         else:
             value = self.number(out[1], out[2], scale)
-            moves = self.moves(state, [line[i] for i in range(out[14])])
+            moves = self.moves(state, [line[i] for i in range(out[14])], left)
         return SearchResult(
             value=value,
             best_move=moves[0] if moves else None,
@@ -139,7 +141,7 @@ class NativeGame:
             cutoffs=out[5],
             table_hits=out[6],
             table_size=out[7],
-            seconds=seconds,
+            seconds=perf_counter() - started,  # with the line found again, under the timeout
             algorithm=self.algorithm_name(algorithm),
             stopped=STOPS.get(kind),
         )
@@ -179,10 +181,11 @@ class NativeGame:
         value = Fraction(value, scale)
         return value.numerator if value.denominator == 1 else value
 
-    def path_states(self, state, indices):
-        """The moves (by position among the legal ones) and the states they lead to."""
+    def path_states(self, state, indices, moves: list | None = None):
+        """The moves (by position among the legal ones) and the states they lead to (the
+        moves into ``moves`` when given, so that what was found stays found if it stops)."""
         model = self.model
-        moves, states = [], [state]
+        moves, states = [] if moves is None else moves, [state]
         for index in indices:
             if model.is_terminal(state):
                 break
@@ -196,9 +199,19 @@ class NativeGame:
             states.append(state)
         return moves, states
 
-    def moves(self, state, indices) -> list:
-        """The principal variation's moves; it stops before a chance node, as Python's."""
-        moves, states = self.path_states(state, indices)
+    def moves(self, state, indices, seconds: float | None = None) -> list:
+        """The principal variation's moves; it stops before a chance node, as Python's.
+
+        With ``seconds``, the rules' work of replaying them stops there (the line is then cut
+        short): a costly terminal test made the line take 30 s after a 0.5 s search.
+        """
+        moves: list = []
+        if seconds is not None:
+            Limits(timeout=seconds).first_check()  # the rules' work reports to these
+        try:
+            self.path_states(state, indices, moves)
+        except SearchStopped:
+            pass
         return moves
 
     def fault(self, kind: int, out, where, state, before: list[str]) -> Exception:

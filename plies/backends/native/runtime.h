@@ -233,6 +233,30 @@ static void check_limits(void)
     if (max_nodes >= 0 && next_check > max_nodes) next_check = max_nodes;
 }
 
+/* The rules' own work: rounds of a loop that may run long (``count_work``, written where the
+   lowering marks a loop ``charged``, as the Python back end counts it). About every WORK_CHECK
+   rounds the limits are checked as at a node, and every WORK_PER_NODE rounds count as a node
+   against --max-nodes (not in the node count): a position whose rules loop 10^12 times stops
+   at --timeout, --max-nodes and Ctrl-C like any search. */
+#define WORK_CHECK (1 << 16)
+#define WORK_PER_NODE 10000
+static __thread int64_t work_done, work_next;
+
+static void check_limits(void);
+
+static void check_work(void)
+{
+    work_next = work_done + WORK_CHECK;
+    if (max_nodes >= 0 && work_done / WORK_PER_NODE >= max_nodes) fault(F_MAX_NODES, -1, 0, 0);
+    check_limits();
+}
+
+static inline void count_work(int64_t rounds)
+{
+    work_done += rounds;
+    if (work_done >= work_next) check_work();
+}
+
 static inline void count_node(void)
 {
     if (nodes >= next_check) check_limits();

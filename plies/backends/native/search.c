@@ -529,6 +529,7 @@ static void start(double timeout, int64_t most_nodes)
 {
     nodes = leaves = cutoffs = hits = expanded = 0;
     max_nodes = most_nodes;
+    work_done = work_next = 0;  /* the rules' work (count_work) of this search only */
     next_check = 0;
     interrupted = 0;
     started_at = now_seconds();

@@ -1,0 +1,59 @@
+"""Issue 23, items 6 and 7: the native back end keeps --timeout and --max-nodes inside a move
+whose loops run 10^12 rounds (the work counter in the emitted loops, as the Python back end
+has), and after the search too: the line of best play, found again by the Python back end, and
+the remoteness run in the time the search left."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .common import REPRO, clean, cpu_seconds, run
+
+pytestmark = pytest.mark.timeout(300)  # a hang guard: the loop ran past 70 s before
+
+
+@pytest.fixture(scope="module", autouse=True)
+def native_available(tmp_path_factory):
+    pytest.importorskip("cffi")
+    import plies
+    from plies.backends.native.build import NativeUnavailable
+    from plies.backends.native.engine import NativeGame
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PLIES_CACHE_DIR", str(tmp_path_factory.mktemp("native-cache")))
+        try:
+            NativeGame(plies.load("nim", heaps=[1, 2]))
+        except NativeUnavailable as reason:
+            pytest.skip(f"native back end unavailable: {reason}")
+        yield
+
+
+def test_a_move_looping_for_ever_stops_at_the_timeout():
+    with cpu_seconds() as spent:
+        result = run("solve", REPRO / "native_timeout_loop.game", "--backend", "native",
+                     "--timeout", "1", "--json")
+    clean(result, 0)
+    assert spent.seconds < 30  # the build, then a second of search
+    solved = json.loads(result.stdout)
+    assert solved["stats"]["stopped"] == "timeout" and solved["value"] is None
+
+
+def test_a_move_looping_for_ever_stops_at_max_nodes():
+    with cpu_seconds() as spent:
+        result = run("solve", REPRO / "native_timeout_loop.game", "--backend", "native",
+                     "--max-nodes", "50", "--json")
+    clean(result, 0)
+    assert spent.seconds < 30
+    assert json.loads(result.stdout)["stats"]["stopped"] == "max-nodes"
+
+
+def test_the_work_after_the_search_keeps_the_timeout():
+    with cpu_seconds() as spent:
+        result = run("solve", REPRO / "native_timeout_pv.game", "--backend", "native",
+                     "--timeout", "2", "--json")
+    clean(result, 0)
+    # before: a search of 0.57 s, then 31 s to find the line of best play and the remoteness
+    assert spent.seconds < 30
+    solved = json.loads(result.stdout)
+    assert solved["value"] == 1 and solved["seconds"] < 10
