@@ -108,6 +108,27 @@ def test_arrays_and_numbers_are_labelled_counters_and_chance_has_outcomes():
         [(f"die({k})", "1/6") for k in range(1, 7)]
 
 
+def test_the_render_list_is_what_is_drawn():
+    game = """game counting
+players A max, B min
+state
+  n: 0..3 = 0
+  board: grid[1, 3] of {empty, A, B} = empty
+move mark(c in 0..2) when board[0, c] == empty { board[0, c] = turn  n += 1 }
+terminal n == 3
+utility 0
+render board, 3 - n
+"""
+    session = Session(game, "counting.game", {})
+    with TestClient(create_app(session)) as client:
+        position = client.get("/api/position", params={"moves": "mark(1)"}).json()
+    board, left = position["board"]["items"]
+    assert board["name"] == "board" and board["cells"][0][1] == {"text": "A", "player": 0}
+    assert left == {"type": "value", "name": "3 - n", "value": "2", "player": None}
+    assert [m["cell"] for m in position["moves"]] == \
+        [{"grid": "board", "row": None, "col": c} for c in (0, 2)]
+
+
 def test_an_explicit_tree_is_the_board():
     with served("aima_fig5_2") as client:
         position = client.get("/api/position", params={"moves": "a2"}).json()
