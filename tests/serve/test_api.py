@@ -9,7 +9,10 @@ import time
 import pytest
 
 pytest.importorskip("starlette", reason="plies serve needs the web extra: pip install '.[web]'")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+try:  # Starlette's TestClient drives the app through httpx2 (httpx before Starlette 1.10)
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 (or httpx)")
 
 from starlette.testclient import TestClient  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
