@@ -336,7 +336,8 @@ def test_a_text_too_long_is_refused():
 
 def test_no_request_can_name_a_file():
     with served("tictactoe") as client:
-        for path in ("/static/../session.py", "/static/%2e%2e/app.py", "/api/game?file=/etc/passwd"):
+        for path in ("/static/../session.py", "/static/%2e%2e/app.py",
+                     "/api/game?file=/etc/passwd"):
             answer = client.get(path)
             assert "import" not in answer.text and "root:" not in answer.text
         assert client.get("/api/game?file=nim").json()["game"] == "tictactoe"

@@ -120,9 +120,21 @@ def cli_json(*args: str) -> dict:
     return json.loads(done.output)
 
 
+def wait_text(page, selector: str, start: str) -> None:
+    """Wait until the element's text starts with ``start``."""
+    page.wait_for_function(
+        "([s, start]) => document.querySelector(s).textContent.startsWith(start)",
+        arg=[selector, start], timeout=60_000)
+
+
 def text_of(page, selector: str) -> str:
     """An element's text exactly (inner_text folds runs of spaces)."""
     return page.eval_on_selector(selector, "e => e.textContent")
+
+
+def analyze_after(moves: list[str]) -> dict:
+    """``plies analyze tictactoe --json`` of the position after ``moves``."""
+    return cli_json("analyze", "tictactoe", *(["--from", " ".join(moves)] if moves else []))
 
 
 def shown_moves(page, moves: list[str], count: int) -> list[list[str]]:
@@ -144,7 +156,7 @@ def test_tictactoe_played_to_the_end_by_clicking(browser, serve, shots):
     page = open_page(browser, server.url, errors)
     moves: list[str] = []
     while True:
-        expected = cli_json("analyze", "tictactoe", *(["--from", " ".join(moves)] if moves else []))
+        expected = analyze_after(moves)
         if not expected["moves"]:
             break
         rows = shown_moves(page, moves, len(expected["moves"]))
@@ -166,26 +178,25 @@ def test_tictactoe_played_to_the_end_by_clicking(browser, serve, shots):
         r, c = re.fullmatch(r"place\((\d),(\d)\)", choice).groups()
         page.click(f".cell[data-row='{r}'][data-col='{c}']")
         moves.append(choice)
-    page.wait_for_function("() => document.querySelector('#turn').textContent.startsWith('Game over')")
+    wait_text(page, "#turn", "Game over")
     assert page.inner_text("#turn") == "Game over: X (MAX) wins (utility 1)"
     assert page.locator(".cell.playable").count() == 0
     assert len(moves) < 9
     # the value history has a point for every position, at the value analyze gives
-    page.wait_for_function(f"() => document.querySelectorAll('#history .point').length === {len(moves) + 1}")
+    page.wait_for_function("n => document.querySelectorAll('#history .point').length === n",
+                           arg=len(moves) + 1)
     values = page.eval_on_selector_all("#history .point", "ps => ps.map(p => p.dataset.value)")
-    assert values == [cli_json("analyze", "tictactoe", *(["--from", " ".join(moves[:k])] if k else []))
-                      ["value_exact"] for k in range(len(moves) + 1)]
+    assert values == [analyze_after(moves[:k])["value_exact"] for k in range(len(moves) + 1)]
     # undo, redo, and a link that reproduces the position
     page.click("#undo")
-    shown_moves(page, moves[:-1], len(cli_json("analyze", "tictactoe", "--from",
-                                               " ".join(moves[:-1]))["moves"]))
+    shown_moves(page, moves[:-1], len(analyze_after(moves[:-1])["moves"]))
     page.click("#redo")
-    page.wait_for_function("() => document.querySelector('#turn').textContent.startsWith('Game over')")
+    wait_text(page, "#turn", "Game over")
     page.click("#link")
     link = page.input_value("#link-text")
     assert link == server.url + "?moves=" + quote(" ".join(moves), safe="-_.!~*'()")
     again = open_page(browser, link, errors)
-    again.wait_for_function("() => document.querySelector('#turn').textContent.startsWith('Game over')")
+    wait_text(again, "#turn", "Game over")
     assert again.input_value("#goto-moves") == " ".join(moves)
     assert again.inner_text("#turn") == "Game over: X (MAX) wins (utility 1)"
     assert errors == []
@@ -259,7 +270,8 @@ def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser, serve, shots
     page = open_page(browser, server.url, errors)
     page.click("button[data-tab=editor]")
     source = read_source(find_game("tictactoe"))
-    line = source.split("\n").index("move place(r, c) in cells(board) when board[r, c] == empty {") + 2
+    effect = "move place(r, c) in cells(board) when board[r, c] == empty {"
+    line = source.split("\n").index(effect) + 2
     page.click("#source")
     # the effect's line: board[r, c] = turn  ->  board[r, c] = tur
     page.evaluate(f"""() => {{
@@ -281,13 +293,13 @@ def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser, serve, shots
     assert page.locator("#backdrop mark.error").inner_text() == "tur"
     page.screenshot(path=str(shots / "serve-editor.png"))
     page.click("#reload")
-    page.wait_for_function("() => document.querySelector('#editor-state').textContent.startsWith('not reloaded')")
+    wait_text(page, "#editor-state", "not reloaded")
     assert page.locator(".cell.playable").count() == 9  # the last good game stays
     # a good text: four in a row to win, on a 3x3 board: nobody wins
     page.fill("#source", source.replace("line(board, p, 3)", "line(board, p, 4)"))
     page.wait_for_selector("#diagnostics li.ok")
     page.click("#reload")
-    page.wait_for_function("() => document.querySelector('#editor-state').textContent.startsWith('reloaded')")
+    wait_text(page, "#editor-state", "reloaded")
     page.click("button[data-tab=moves]")
     shown_moves(page, [], 9)
     assert page.inner_text("#verdict").startswith("draw (remoteness 9)")
@@ -332,7 +344,8 @@ def test_chance_outcomes_are_rolled_or_chosen(browser, serve):
     page.click("#moves tbody tr[data-move='flip']")
     page.wait_for_selector("#chance:not([hidden])")
     page.click("#roll")
-    page.wait_for_function("() => document.querySelector('#goto-moves').value.split(' ').length === 4")
+    page.wait_for_function("() => document.querySelector('#goto-moves').value.split(' ')"
+                           ".length === 4")
     assert page.input_value("#goto-moves") in ("flip heads flip heads", "flip heads flip tails")
     assert errors == []
 
