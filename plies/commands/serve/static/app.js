@@ -26,7 +26,12 @@ const page = {
 async function api(path, body) {
   const options = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {  // the server stopped, or the network is down
+    return {ok: false, status: 0, data: {message: `error: the server does not answer (${error.message})`}};
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = {message: `HTTP ${response.status}`}; }
   return {ok: response.ok, status: response.status, data};
