@@ -131,6 +131,25 @@ def measure(width: int, height: int, repeat: int, threads: int) -> dict:
     return row
 
 
+def measure_threads(width: int, height: int, repeat: int, threads: int) -> dict:
+    """The native side with one thread and with ``threads``, alternately: the speed-up is the
+    median over the turns of one thread's wall-clock time over the threads' in the same turn."""
+    runs: dict[int, list[dict]] = {1: [], threads: []}
+    for turn in range(repeat):
+        for count in runs:
+            print(f"  {width}x{height}: native, {count} thread(s) ({turn + 1}/{repeat})",
+                  file=sys.stderr, flush=True)
+            runs[count].append(run("native", width, height, count))
+    one, many = runs[1], runs[threads]
+    return {"board": f"{width}x{height}", "threads": threads,
+            "speedup": statistics.median(a["seconds"] / b["seconds"] for a, b in zip(one, many)),
+            "values": sorted({r["value"] for r in one + many}),
+            **{f"{count} threads": {"nodes": [r["nodes"] for r in results],
+                                    "seconds": statistics.median(r["seconds"] for r in results),
+                                    "cpu": statistics.median(r["cpu"] for r in results)}
+               for count, results in runs.items()}}
+
+
 def markdown(rows: list[dict], where: dict) -> str:
     lines = [f"Machine: {where['processor']}, {where['cores']} cores; {where['system']}; "
              f"{where['python']}. Run {where['when']} (load average {where['load_at_start']}).",
@@ -159,10 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="native threads (default 1)")
     parser.add_argument("--board", action="append", metavar="WxH",
                         help="only this board (repeatable)")
+    parser.add_argument("--speedup", action="store_true",
+                        help="native with one thread against --threads, no C")
     args = parser.parse_args(argv)
     boards = [tuple(int(n) for n in b.split("x")) for b in args.board] if args.board else \
         BOARDS + (SLOW_BOARDS if args.slow else [])
     where = machine()
+    if args.speedup:
+        for w, h in boards:
+            row = measure_threads(w, h, args.repeat, args.threads)
+            one, many = row["1 threads"], row[f"{args.threads} threads"]
+            print(f"{row['board']}: 1 thread {one['seconds']:.2f} s ({one['nodes']} nodes), "
+                  f"{args.threads} threads {many['seconds']:.2f} s wall, {many['cpu']:.2f} s CPU "
+                  f"({many['nodes']} nodes): {row['speedup']:.2f}x; values {row['values']} "
+                  f"({where['cores']} cores, load average {where['load_at_start']})")
+        return 0
     rows = [measure(w, h, args.repeat, args.threads) for w, h in boards]
     text = markdown(rows, where)
     print(text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 import sys
 from contextvars import ContextVar
 from pathlib import Path
@@ -259,6 +260,9 @@ def solve(
                                          "solution directory solved tier by tier (any other "
                                          "name; run again to go on after a stop).")] = None,
     backend: BackendOption = "python",
+    threads: Annotated[Optional[int], typer.Option(
+        "--threads", min=1, help="With --backend native: threads searching together, "
+                                 "sharing one table (default: every core).")] = None,
     workers: Annotated[Optional[int], typer.Option(
         "--workers", min=1, help="With --db DIR: processes solving each tier's chunks "
                                  "(default: every core).")] = None,
@@ -276,6 +280,8 @@ def solve(
     from plies.commands.analysis import parse_params, solve_game
     if db is not None and not strong:
         raise UsageError("--db stores a strong solution: add --strong")
+    if threads is not None and backend != "native":
+        raise UsageError("--threads is for the native search: add --backend native")
     params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
@@ -297,7 +303,10 @@ def solve(
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
     if backend == "native":
         from plies.backends.native.backend import with_backend
-        model = with_backend(model, backend, _notice)
+        native = with_backend(model, backend, _notice)
+        if native is not model:  # else the note said why it runs in Python
+            options["threads"] = threads or os.cpu_count() or 1
+        model = native
     solved = solve_game(model, moves, algorithm, progress=progress, **options)
     if progress is not None:
         sys.stderr.write("\r\033[K")

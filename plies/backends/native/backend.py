@@ -49,7 +49,9 @@ class NativeModel:
 
     def solve(self, algorithm: str = "auto", *, moves=None, state=None, depth=None,
               max_nodes=None, timeout=None, use_table=True, max_table=None, memory=None,
-              deepen=False, progress=None, **options):
+              deepen=False, progress=None, threads=1, **options):
+        """As the Python model's ``solve``; ``threads``: threads of the native ``auto`` search
+        (lazy SMP, docs/native.md), one for everything else."""
         from plies.backends.native.engine import ALGORITHMS, NativeRefused
         model = self._model
         python = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=use_table,
@@ -77,7 +79,7 @@ class NativeModel:
         try:
             return self.native.solve(algorithm, state=state, timeout=timeout,
                                      max_nodes=max_nodes, memory=memory, use_table=use_table,
-                                     before=before, progress=progress)
+                                     threads=threads, before=before, progress=progress)
         except NativeRefused as refusal:
             self._notice(f"native: {refusal}; running in Python")
             return model.solve(algorithm, state=state, **python)

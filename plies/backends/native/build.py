@@ -28,7 +28,7 @@ CDEF = """
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
                 void (*progress)(int64_t, double), double every, uint64_t scale_high,
-                uint64_t scale_low);
+                uint64_t scale_low, int threads, int64_t spawn_after);
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
                 int64_t *out, int32_t *where);
 void plies_initial(int64_t *slots);
@@ -123,7 +123,9 @@ def _prune(directory: Path) -> None:
 def _compile(cffi, directory: Path, name: str, source: str) -> Path:
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
-    ffi.set_source(name, source, extra_compile_args=["-O2", "-w"])
+    threads = [] if sys.platform == "win32" else ["-pthread"]  # --threads: lazy SMP
+    ffi.set_source(name, source, extra_compile_args=["-O2", "-w", *threads],
+                   extra_link_args=threads)
     work = Path(tempfile.mkdtemp(prefix="build-", dir=directory))
     log = work / "build.log"
     try:

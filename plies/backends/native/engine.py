@@ -31,6 +31,10 @@ from plies.solvers.search import value_scale
 ALGORITHMS = {"auto": 0, "minimax": 1, "expectiminimax": 2}
 """The algorithms the native back end runs, by the number the C knows them by."""
 
+SPAWN_NODES = 1 << 20
+"""With threads, the helpers join a search once it has run this many nodes alone (about a
+quarter of a second): a smaller search is one thread's, node for node."""
+
 OUT = 32
 MAX_PLY = 10_000
 MAX_PV = 256
@@ -73,11 +77,14 @@ class NativeGame:
 
     def solve(self, algorithm: str = "auto", *, state=None, timeout: float | None = None,
               max_nodes: int | None = None, memory: int | None = None,
-              use_table: bool = True, before: list[str] | None = None,
+              use_table: bool = True, threads: int = 1, before: list[str] | None = None,
               progress: Callable[[Progress], object] | None = None,
               report_every: float = REPORT_SECONDS) -> SearchResult:
         """Search ``state`` (default: the initial state) as ``plies.solvers.solve`` does;
         ``progress`` is called as the Python searches call it, every ``report_every`` seconds.
+        ``threads`` > 1: ``auto`` with a table joins that many threads to a search that has
+        run a million nodes alone (lazy SMP: the same value; other node counts and, among
+        moves of equal value, maybe another best move).
 
         Raises:
             NativeRefused: the values do not fit (the caller runs the Python back end).
@@ -116,7 +123,7 @@ class NativeGame:
                                     -1.0 if timeout is None else float(timeout),
                                     -1 if max_nodes is None else max_nodes, table_bytes,
                                     out, line, where, report, report_every, scale >> 64,
-                                    scale & (2**64 - 1))
+                                    scale & (2**64 - 1), threads, SPAWN_NODES)
         seconds = perf_counter() - started
         if failed:
             raise failed[0]

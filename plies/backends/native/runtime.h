@@ -9,6 +9,9 @@
 #include <signal.h>
 #include <time.h>
 #ifndef _WIN32
+#include <pthread.h>
+#endif
+#ifndef _WIN32
 #include <sys/mman.h>
 #endif
 
@@ -51,14 +54,32 @@ enum {
     F_INTERRUPTED
 };
 
-static jmp_buf escape;
-static int64_t fault_kind, fault_check, fault_a, fault_b;
+enum { F_STOPPED = 100 };  /* another thread finished, failed or met a limit: stop too */
+
+/* What each searching thread owns: its way out of a fault, its counters, its buffers per ply
+   and the path to the node it is in. One thread searches alone unless --threads asks for more
+   (lazy SMP: every thread searches the root, sharing the table). */
+struct ply;
+typedef struct worker {
+    jmp_buf escape;
+    int64_t fault_kind, fault_check, fault_a, fault_b;
+    int64_t nodes, leaves, cutoffs, hits, expanded;
+    int64_t next_check, reported;  /* reported: the nodes added to all_nodes so far */
+    int id;                        /* 0: the thread that called; 1..: helpers */
+    struct ply **plies;            /* MAX_PLY pointers, each ply's buffers made when first met */
+    int32_t *path;                 /* MAX_PLY child positions: the moves to the current node */
+    int path_ply;
+    int partial_known, partial_best;
+    value_t partial_value;
+} worker_t;
+
+static __thread worker_t *me __attribute__((tls_model("initial-exec")));
 
 static void fault(int64_t kind, int64_t check, int64_t a, int64_t b) __attribute__((noreturn));
 static void fault(int64_t kind, int64_t check, int64_t a, int64_t b)
 {
-    fault_kind = kind; fault_check = check; fault_a = a; fault_b = b;
-    longjmp(escape, 1);
+    me->fault_kind = kind; me->fault_check = check; me->fault_a = a; me->fault_b = b;
+    longjmp(me->escape, 1);
 }
 
 static inline int64_t p_add(int64_t a, int64_t b, int64_t check)
@@ -200,10 +221,15 @@ static void sort_by_key(int64_t *values, int64_t *keys, int64_t n, int width)
 
 /* ---- counting nodes, limits ---- */
 
-static int64_t nodes, leaves, cutoffs, hits, expanded;
-static int64_t next_check, max_nodes;
+static int64_t max_nodes;
 static double deadline;
 static volatile sig_atomic_t interrupted;
+static int threads = 1, wanted_threads = 1;
+static void go_parallel(void), wait_for_growth(void);
+static volatile int grow_wanted;
+static int64_t spawn_at;  /* nodes searched alone before the other threads join */
+static volatile int stop_all;  /* set once any thread is done: the others stop */
+static int64_t all_nodes;      /* with threads: the nodes of every thread, added up as they go */
 
 static double now_seconds(void)
 {
@@ -217,20 +243,32 @@ static double now_seconds(void)
 static void (*progress_report)(int64_t, double);
 static double report_every, next_report, started_at;
 
+/* Every 4096 nodes: the limits, Ctrl-C, the progress report (by the calling thread only: it
+   holds Python's callback) and, with threads, whether another thread is done. The node limit
+   counts every thread's nodes: exactly with one thread, within 4096 a thread with more. */
 static void check_limits(void)
 {
-    if (max_nodes >= 0 && nodes >= max_nodes) fault(F_MAX_NODES, -1, 0, 0);
+    worker_t *w = me;
+    int64_t total = w->nodes;
+    if (threads > 1) {
+        if (grow_wanted) wait_for_growth();
+        total = __atomic_add_fetch(&all_nodes, w->nodes - w->reported, __ATOMIC_RELAXED);
+        w->reported = w->nodes;
+        if (stop_all) fault(F_STOPPED, -1, 0, 0);
+    }
+    if (wanted_threads > threads && w->id == 0 && w->nodes >= spawn_at) go_parallel();
+    if (max_nodes >= 0 && total >= max_nodes) fault(F_MAX_NODES, -1, 0, 0);
     if (interrupted) fault(F_INTERRUPTED, -1, 0, 0);
-    if (deadline > 0 || progress_report) {
+    if (deadline > 0 || (progress_report && w->id == 0)) {
         double t = now_seconds();
         if (deadline > 0 && t >= deadline) fault(F_TIMEOUT, -1, 0, 0);
-        if (progress_report && t >= next_report) {
+        if (progress_report && w->id == 0 && t >= next_report) {
             next_report = t + report_every;
-            progress_report(nodes, t - started_at);
+            progress_report(total, t - started_at);
         }
     }
-    next_check = nodes + 4096;
-    if (max_nodes >= 0 && next_check > max_nodes) next_check = max_nodes;
+    w->next_check = w->nodes + 4096;
+    if (max_nodes >= 0 && threads == 1 && w->next_check > max_nodes) w->next_check = max_nodes;
 }
 
 /* The rules' own work: rounds of a loop that may run long (``count_work``, written where the
@@ -259,8 +297,8 @@ static inline void count_work(int64_t rounds)
 
 static inline void count_node(void)
 {
-    if (nodes >= next_check) check_limits();
-    nodes++;
+    if (me->nodes >= me->next_check) check_limits();
+    me->nodes++;
 }
 
 #if HAS_CHANCE
@@ -291,7 +329,7 @@ static int sink(expansion_t *x)
     if (x->mode == MODE_QUIET) return 0;
     count_node();
     if (x->mode == MODE_CUT && c->terminal) {
-        leaves++;
+        me->leaves++;
         value_t u = scaled(c->utility);
         if (x->maximizing ? u > x->v : u < x->v) {
             x->v = u;

@@ -19,7 +19,7 @@ static int to_move(const state_t *s)
 /* a state's key in the table, its hash, and whether it could be packed */
 struct lookup { uint64_t key[KEY_WORDS]; uint64_t hash; int keyed; };
 
-typedef struct {
+typedef struct ply {
     child_t *buf;
     int32_t *order;
     int32_t pv[MAX_PV], best_line[MAX_PV];
@@ -30,14 +30,10 @@ typedef struct {
     struct lookup *keys;  /* the children's table keys, made before any child is searched */
 } ply_t;
 
-static ply_t *plies_[MAX_PLY];
-static int32_t path[MAX_PLY];
-static int path_ply;
-
 static ply_t *ply_at(int ply)
 {
     if (ply >= MAX_PLY) fault(F_DEEP, -1, ply, 0);
-    if (!plies_[ply]) {
+    if (!me->plies[ply]) {
         ply_t *p = calloc(1, sizeof(ply_t));
         if (!p) fault(F_MEMORY, -1, 0, 0);
         p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
@@ -46,16 +42,16 @@ static ply_t *ply_at(int ply)
         if (!p->buf || !p->order || !p->keys) {
             free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
         }
-        plies_[ply] = p;
+        me->plies[ply] = p;
     }
-    return plies_[ply];
+    return me->plies[ply];
 }
 
 static void free_plies(void)
 {
-    for (int i = 0; i < MAX_PLY && plies_[i]; i++) {
-        free(plies_[i]->buf); free(plies_[i]->order); free(plies_[i]->keys); free(plies_[i]);
-        plies_[i] = NULL;
+    for (int i = 0; i < MAX_PLY && me->plies[i]; i++) {
+        free(me->plies[i]->buf); free(me->plies[i]->order); free(me->plies[i]->keys); free(me->plies[i]);
+        me->plies[i] = NULL;
     }
 }
 
@@ -70,18 +66,15 @@ static void set_line(ply_t *p, int best)
 
 static void take_line(ply_t *p, int ply)
 {
-    ply_t *child = plies_[ply + 1];
+    ply_t *child = me->plies[ply + 1];
     p->best_len = child ? child->pv_len : 0;
     if (p->best_len) memcpy(p->best_line, child->pv, sizeof(int32_t) * p->best_len);
 }
 
 /* what a stopped search knows: the best child of the root searched so far */
-static int partial_known, partial_best;
-static value_t partial_value;
-
 static void note_root(int ply, value_t v, int best)
 {
-    if (ply == 0 && best >= 0) { partial_known = 1; partial_value = v; partial_best = best; }
+    if (ply == 0 && best >= 0) { me->partial_known = 1; me->partial_value = v; me->partial_best = best; }
 }
 
 /* ---- the transposition table: bounds per state, keyed by the state's slots packed into
@@ -113,6 +106,25 @@ static entry_t *table;
 static uint64_t table_slots, table_count, table_most_slots;
 static int use_table;
 
+/* With threads, the table is shared without locks (as chess engines share theirs): it has a
+   fixed size, a state lives in one of the PROBES slots from its hash (a full bucket gives up
+   its cheapest entry), and the first key word is stored XOR a mix of the entry's data, so that
+   an entry read while another thread wrote it (half old, half new) is not taken for a hit. */
+static int shared_table;
+#define PROBES 4
+
+static inline uint64_t data_mix(const entry_t *e)
+{
+    uint64_t d = (uint64_t)e->work * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(int64_t)e->best
+               ^ (uint64_t)(int64_t)e->lower * 0xbf58476d1ce4e5b9ULL
+               ^ (uint64_t)(int64_t)e->upper * 0x94d049bb133111ebULL;
+#if VALUE_BITS == 0 && HAS_CHANCE
+    d ^= (uint64_t)(e->lower >> 64) * 0xd6e8feb86659fd93ULL ^ (uint64_t)(e->upper >> 64);
+#endif
+    d ^= d >> 29; d *= 0xbf58476d1ce4e5b9ULL;
+    return (d ^ (d >> 32)) | 1;  /* never 0: a written entry never reads as its plain key */
+}
+
 static inline uint64_t key_hash(const uint64_t *key)
 {
     uint64_t h = 0;
@@ -126,6 +138,60 @@ static inline int same_key(const uint64_t *a, const uint64_t *b)
 {
     for (int w = 0; w < KEY_WORDS; w++) if (a[w] != b[w]) return 0;
     return 1;
+}
+
+/* A copy of the state's entry, checked (with threads) against a concurrent write: 1 when
+   found. */
+static int probe(const uint64_t *key, uint64_t hash, entry_t *found)
+{
+    uint64_t mask = table_slots - 1;
+    if (shared_table) {
+        for (int k = 0; k < PROBES; k++) {
+            const volatile entry_t *e = &table[(hash + k) & mask];
+            entry_t copy;
+            memcpy(&copy, (const void *)e, sizeof copy);
+            if (!used_entry(&copy)) continue;
+            uint64_t first = copy.key[0] ^ data_mix(&copy);
+            if (first != key[0]) continue;
+            copy.key[0] = first;
+            if (!same_key(copy.key, key)) continue;
+            *found = copy;
+            return 1;
+        }
+        return 0;
+    }
+    for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+        entry_t *e = &table[i];
+        if (!used_entry(e)) return 0;
+        if (same_key(e->key, key)) { *found = *e; return 1; }
+    }
+}
+
+/* With threads: the entry is written over the state's own slot in its bucket, else an empty
+   one, else the one whose subtree took the least work. */
+static void shared_store(const uint64_t *key, uint64_t hash, entry_t *fresh)
+{
+    uint64_t mask = table_slots - 1;
+    entry_t *mine = NULL, *empty = NULL, *cheapest = NULL;
+    for (int k = 0; k < PROBES; k++) {
+        entry_t *e = &table[(hash + k) & mask];
+        uint32_t work = e->work;
+        if (!work) { if (!empty) empty = e; continue; }
+        if ((e->key[0] ^ data_mix(e)) == key[0]) {
+            int same = 1;
+            for (int w = 1; w < KEY_WORDS; w++) if (e->key[w] != key[w]) same = 0;
+            if (same) { mine = e; break; }
+        }
+        if (!cheapest || work < cheapest->work) cheapest = e;
+    }
+    entry_t *e = mine ? mine : empty ? empty : cheapest;
+    if (e == empty && !mine
+        && __atomic_add_fetch(&table_count, 1, __ATOMIC_RELAXED) * 8 > table_slots * 5
+        && table_slots * 2 <= table_most_slots)
+        grow_wanted = 1;  /* the threads stop at their next check, and one of them grows it */
+    memcpy(fresh->key, key, sizeof fresh->key);
+    fresh->key[0] ^= data_mix(fresh);
+    *e = *fresh;
 }
 
 static entry_t *find(const uint64_t *key, uint64_t hash)
@@ -229,6 +295,13 @@ static void store(const uint64_t *key, uint64_t hash, const known_t *old, int ma
         if (old->upper < upper) upper = old->upper;
         work += old->work;
     }
+    if (shared_table) {
+        entry_t fresh;
+        fresh.lower = (bound_t)lower; fresh.upper = (bound_t)upper; fresh.best = best;
+        fresh.work = work < 1 ? 1 : work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
+        shared_store(key, hash, &fresh);
+        return;
+    }
     entry_t *e = find(key, hash);
     if (!used_entry(e)) {
         if ((table_count + 1) * 8 > table_slots * 5) {  /* at most 5/8 full: short probes */
@@ -250,6 +323,30 @@ static int same_move(const child_t *c, const ply_t *p)
 }
 
 /* ---- auto: alpha-beta with a table; chance nodes searched exactly ---- */
+
+/* The nodes being searched now, by some thread (with threads only, near the root): a state's
+   hash in its slot while a thread searches it. A slot shared by two states only defers a
+   child now and then. */
+#define BUSY_PLIES 12
+#define BUSY_SLOTS (1 << 16)
+static uint64_t busy[BUSY_SLOTS];
+
+static inline void enter_node(uint64_t hash)
+{
+    __atomic_store_n(&busy[hash & (BUSY_SLOTS - 1)], hash, __ATOMIC_RELAXED);
+}
+
+static inline void leave_node(uint64_t hash)
+{
+    uint64_t mine = hash;
+    __atomic_compare_exchange_n(&busy[hash & (BUSY_SLOTS - 1)], &mine, 0, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+}
+
+static inline int busy_elsewhere(uint64_t hash)
+{
+    return __atomic_load_n(&busy[hash & (BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == hash;
+}
 
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
                      int ply);
@@ -295,34 +392,34 @@ static value_t chance_value(const state_t *s, value_t alpha, value_t beta, int p
         rest -= c->weight;
         value_t v;
         if (c->terminal) {
-            leaves++;
+            me->leaves++;
             v = scaled(c->utility);
         } else if (cuts) {  /* at most child_alpha fails low, at least child_beta high */
             value_t child_alpha = floor_div(scaled_alpha - total - exact_mul(rest, high_value),
                                             c->weight);
             value_t child_beta = -floor_div(total + exact_mul(rest, low_value) - scaled_beta,
                                             c->weight);
-            path[ply] = i;
+            me->path[ply] = i;
             v = value(&c->st, NULL, child_alpha > low_value ? child_alpha : low_value,
                       child_beta < high_value ? child_beta : high_value, ply + 1);
-            path_ply = ply;
+            me->path_ply = ply;
         } else {
-            path[ply] = i;
+            me->path[ply] = i;
             v = value(&c->st, NULL, low_value, high_value, ply + 1);
-            path_ply = ply;
+            me->path_ply = ply;
         }
         total = exact_add(total, exact_mul((value_t)c->weight, v));
         if (cuts) {
             value_t least = exact_add(total, exact_mul(rest, low_value));
             value_t most = exact_add(total, exact_mul(rest, high_value));
             if (least >= scaled_beta) {  /* worth at least beta: fail high */
-                cutoffs++;
+                me->cutoffs++;
                 value_t bound = floor_div(least, d);
                 if (bound < beta) fault(F_INEXACT, -1, 0, 0);
                 return bound;
             }
             if (most <= scaled_alpha) {  /* worth at most alpha: fail low */
-                cutoffs++;
+                me->cutoffs++;
                 value_t bound = -floor_div(-most, d);
                 if (bound > alpha) fault(F_INEXACT, -1, 0, 0);
                 return bound;
@@ -337,37 +434,37 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
                      int ply)
 {
     ply_t *p = ply_at(ply);
-    path_ply = ply;
-    int64_t visited = nodes;
+    me->path_ply = ply;
+    int64_t visited = me->nodes;
     struct lookup own;
     if (!at) { key_of(s, &own); at = &own; }
     const uint64_t *key = at->key;
     uint64_t hash = at->hash;
     int keyed = at->keyed, best = -1;
     known_t old, *known = NULL;
-    if (keyed) {
-        entry_t *e = find(key, hash);
-        if (used_entry(e)) {
-            old.lower = e->lower; old.upper = e->upper; old.best = e->best; old.work = e->work;
-            known = &old;
-            if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
-                hits++;
-                p->pv_len = 0;
-                return old.lower >= beta || old.lower == old.upper ? old.lower : old.upper;
-            }
-            if (old.lower > alpha) alpha = old.lower;  /* proved bounds narrow the window */
-            if (old.upper < beta) beta = old.upper;
-            best = old.best;
+    entry_t e;
+    if (keyed && probe(key, hash, &e)) {
+        old.lower = e.lower; old.upper = e.upper; old.best = e.best; old.work = e.work;
+        known = &old;
+        if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
+            me->hits++;
+            p->pv_len = 0;
+            return old.lower >= beta || old.lower == old.upper ? old.lower : old.upper;
         }
+        if (old.lower > alpha) alpha = old.lower;  /* proved bounds narrow the window */
+        if (old.upper < beta) beta = old.upper;
+        best = old.best;
     }
     int player = to_move(s);
     if (player == 0) {
         value_t v = chance_value(s, alpha, beta, ply);
-        if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, nodes - visited);
+        if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, me->nodes - visited);
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
     }
     int maximizing = player == 1;
+    int marked = keyed && shared_table && ply < BUSY_PLIES;
+    if (marked) enter_node(hash);
     /* TERMINAL-TEST of every child first: the best of them bounds the node at once */
     expansion_t x = {p->buf, 0, MODE_CUT, maximizing, maximizing ? -VALUE_INF - 1 : VALUE_INF + 1,
                      alpha, beta, -1};
@@ -398,35 +495,50 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     }
     value_t alpha_in = alpha, beta_in = beta;
     if (maximizing ? v >= beta : v <= alpha) {
-        cutoffs++;  /* a terminal child settles the node */
+        me->cutoffs++;  /* a terminal child settles the node */
     } else if (count) {
         if (maximizing) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
         for (int k = 0; k < count; k++) key_of(&p->buf[p->order[k]].st, &p->keys[k]);
+        /* with threads, a child another thread is searching waits for a second pass (by
+           then its value is often in the table), unless it is the first (ABDADA's rule) */
+        int defer = shared_table && ply < BUSY_PLIES;
+        unsigned char later[defer ? count : 1];
+        int deferred = 0;
+        for (int pass = 0; pass < 1 + (deferred > 0); pass++)
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
-            path[ply] = i;
+            if (defer) {
+                if (pass == 0 && k > 0 && p->keys[k].keyed && busy_elsewhere(p->keys[k].hash)) {
+                    later[k] = 1; deferred++; continue;
+                }
+                if (pass == 0) later[k] = 0;
+                else if (!later[k]) continue;
+            }
+            me->path[ply] = i;
             value_t cv = value(&p->buf[i].st, &p->keys[k], alpha, beta, ply + 1);
-            path_ply = ply;
+            me->path_ply = ply;
             if (maximizing ? cv > v : cv < v) {
                 v = cv; best_index = i;
                 take_line(p, ply);
                 note_root(ply, v, best_index);
                 if (maximizing ? v >= beta : v <= alpha) {  /* the player above has better */
-                    cutoffs++;
+                    me->cutoffs++;
                     p->killer_known = 1;
                     p->killer_kind = p->buf[i].kind;
                     memcpy(p->killer_args, p->buf[i].args, sizeof(p->killer_args));
-                    break;
+                    goto searched;
                 }
                 if (maximizing) { if (v > alpha) alpha = v; }
                 else if (v < beta) beta = v;
             }
         }
     }
+searched:
+    if (marked) leave_node(hash);
     if (keyed)
         store(key, hash, known, maximizing, v, alpha_in, beta_in, best_index,
-              nodes - visited);
+              me->nodes - visited);
     if (maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value))
         set_line(p, best_index);
     else
@@ -448,10 +560,11 @@ static void extend_line(const state_t *root, value_t v, ply_t *p)
         } else {  /* past the end of the line: the table's best move, when it is exact */
             uint64_t key[KEY_WORDS];
             if (!pack_key(&s, key)) return;
-            entry_t *e = find(key, key_hash(key));
-            if (!used_entry(e) || e->best < 0 || (value_t)e->lower != v || (value_t)e->upper != v)
+            entry_t e;
+            if (!probe(key, key_hash(key), &e) || e.best < 0 || (value_t)e.lower != v
+                || (value_t)e.upper != v)
                 return;
-            next = e->best;
+            next = e.best;
         }
         expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
         expand(&s, &x);
@@ -467,8 +580,8 @@ static void extend_line(const state_t *root, value_t v, ply_t *p)
 static value_t minimax_value(const state_t *s, int ply)
 {
     ply_t *p = ply_at(ply);
-    path_ply = ply;
-    expanded++;
+    me->path_ply = ply;
+    me->expanded++;
     int maximizing = to_move(s) == 1;
     expansion_t x = {p->buf, 0, MODE_COUNT, maximizing, 0, 0, 0, -1};
     expand(s, &x);
@@ -482,9 +595,9 @@ static value_t minimax_value(const state_t *s, int ply)
         if (c->terminal) {
             cv = c->utility;
         } else {
-            path[ply] = i;
+            me->path[ply] = i;
             cv = minimax_value(&c->st, ply + 1);
-            path_ply = ply;
+            me->path_ply = ply;
             line = 1;
         }
         if (maximizing ? cv > v : cv < v) {
@@ -506,18 +619,18 @@ static void perft_walk(const state_t *s, int d, int depth, int terminal)
     perft_counts[d]++;
     if (terminal) { perft_terminal[d]++; return; }
     if (d == depth) return;
-    if (nodes >= next_check) check_limits();
-    nodes++;
+    if (me->nodes >= me->next_check) check_limits();
+    me->nodes++;
     ply_t *p = ply_at(d);
-    path_ply = d;
+    me->path_ply = d;
     expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
     int64_t denominator;
     if (to_move(s) == 0) chance_expand(s, &x, &denominator);
     else expand(s, &x);
     for (int i = 0; i < x.n; i++) {
-        path[d] = i;
+        me->path[d] = i;
         perft_walk(&p->buf[i].st, d + 1, depth, p->buf[i].terminal);
-        path_ply = d;
+        me->path_ply = d;
     }
 }
 
@@ -525,19 +638,42 @@ static void perft_walk(const state_t *s, int d, int depth, int terminal)
 
 static void on_interrupt(int signal_number) { (void)signal_number; interrupted = 1; }
 
+static worker_t *new_worker(int id)
+{
+    worker_t *w = calloc(1, sizeof(worker_t));
+    if (w) {
+        w->plies = calloc(MAX_PLY, sizeof(ply_t *));
+        w->path = calloc(MAX_PLY, sizeof(int32_t));
+        if (!w->plies || !w->path) { free(w->plies); free(w->path); free(w); return NULL; }
+    }
+    else return NULL;
+    w->id = id;
+    w->partial_best = -1;
+    w->fault_check = -1;
+    return w;
+}
+
+static void free_worker(worker_t *w)
+{
+    if (!w) return;
+    worker_t *saved = me;
+    me = w;
+    free_plies();
+    me = saved;
+    free(w->plies); free(w->path); free(w);
+}
+
 static void start(double timeout, int64_t most_nodes)
 {
-    nodes = leaves = cutoffs = hits = expanded = 0;
     max_nodes = most_nodes;
     work_done = work_next = 0;  /* the rules' work (count_work) of this search only */
-    next_check = 0;
     interrupted = 0;
+    stop_all = 0;
+    all_nodes = 0;
     started_at = now_seconds();
     next_report = started_at + report_every;
     deadline = timeout >= 0 ? now_seconds() + timeout : 0;
     if (timeout == 0) deadline = now_seconds();
-    partial_known = 0; partial_best = -1; path_ply = 0;
-    fault_kind = F_NONE; fault_check = -1; fault_a = fault_b = 0;
 #if HAS_BOUNDS
     low_value = (value_t)BOUND_LOW * SCALE;
     high_value = (value_t)BOUND_HIGH * SCALE;
@@ -558,28 +694,168 @@ static void put_value(int64_t *out, value_t v)
 #endif
 }
 
-static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where)
+/* out[]: the counters of every thread added up; the line of `lined` (the thread that
+   finished), the fault and the path to it of `failed`, the partial result of the caller's */
+static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where, worker_t **all,
+                   int count, worker_t *lined, worker_t *failed)
 {
-    out[3] = nodes; out[4] = leaves; out[5] = cutoffs; out[6] = hits;
+    out[3] = out[4] = out[5] = out[6] = out[17] = 0;
+    for (int i = 0; i < count; i++) {
+        out[3] += all[i]->nodes; out[4] += all[i]->leaves; out[5] += all[i]->cutoffs;
+        out[6] += all[i]->hits; out[17] += all[i]->expanded;
+    }
     out[7] = (int64_t)table_count;
-    out[8] = fault_check; out[9] = fault_a; out[10] = fault_b;
-    out[11] = partial_known;
-    put_value(out + 12, partial_value);
+    out[8] = failed->fault_check; out[9] = failed->fault_a; out[10] = failed->fault_b;
+    out[11] = all[0]->partial_known;
+    put_value(out + 12, all[0]->partial_value);
     out[14] = line_len;
-    for (int i = 0; i < line_len; i++) line[i] = plies_[0] ? plies_[0]->pv[i] : 0;
-    out[15] = path_ply;
-    for (int i = 0; i < path_ply && i < MAX_PLY; i++) where[i] = path[i];
-    out[16] = partial_best;
-    out[17] = expanded;
+    for (int i = 0; i < line_len; i++) line[i] = lined->plies[0] ? lined->plies[0]->pv[i] : 0;
+    out[15] = failed->path_ply;
+    for (int i = 0; i < failed->path_ply && i < MAX_PLY; i++) where[i] = failed->path[i];
+    out[16] = all[0]->partial_best;
+}
+
+/* ---- lazy SMP: every thread searches the root with the same window, sharing the table;
+   near the root a thread leaves for later the children that another thread is searching
+   (busy_elsewhere), so that the threads spread over the tree and leave their results in the
+   table for each other (in helper-thread tests on Connect Four 6x4, turning the helpers' move
+   orders instead made 1.6 times the nodes). The first thread to finish gives the value
+   (every thread's would be the same: the table holds only proved bounds) and stops the
+   others. */
+
+#define MAX_THREADS 256
+static worker_t *workers[MAX_THREADS];
+#ifndef _WIN32
+static pthread_t helpers[MAX_THREADS];
+#endif
+static int helpers_started;       /* 1 + the helpers running */
+static int winner = -1;           /* the thread that finished first */
+static int failed_first = -1;     /* the first thread that met a limit or a rule's failure */
+static value_t winner_value;
+static state_t search_root;
+
+static void leave_search(void);
+
+static void search_from_root(worker_t *w)
+{
+    me = w;
+    if (setjmp(w->escape) == 0) {
+        value_t v = value(&search_root, NULL, low_value, high_value, 0);
+        if (__sync_bool_compare_and_swap(&winner, -1, w->id)) winner_value = v;
+    } else if (w->fault_kind != F_STOPPED) {  /* a limit, or a rule that failed */
+        __sync_bool_compare_and_swap(&failed_first, -1, w->id);
+    }
+    stop_all = 1;
+    if (threads > 1) leave_search();
+}
+
+#ifndef _WIN32
+static void *helper_main(void *argument)
+{
+    search_from_root((worker_t *)argument);
+    return NULL;
+}
+#endif
+
+/* The shared table doubles, as the table of one thread does, while every thread waits: the
+   threads check grow_wanted with their limits (every 4096 nodes) and wait there, and the last
+   to arrive (or to finish its search) places every entry again in a table twice the size. */
+#ifndef _WIN32
+static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t grown = PTHREAD_COND_INITIALIZER;
+#endif
+static int active, waiting;
+static uint64_t growths;
+
+static void move_table(uint64_t slots)
+{
+    entry_t *old = table;
+    uint64_t old_slots = table_slots;
+    entry_t *fresh = table_alloc(slots);
+    if (!fresh) { table_most_slots = table_slots; return; }  /* then it only replaces */
+    table = fresh; table_slots = slots; table_count = 0;
+    for (uint64_t i = 0; i < old_slots; i++)
+        if (used_entry(&old[i])) {
+            entry_t copy = old[i];
+            if (shared_table) copy.key[0] ^= data_mix(&old[i]);  /* the plain key */
+            shared_store(copy.key, key_hash(copy.key), &copy);
+        }
+    table_free(old, old_slots);
+}
+
+#ifndef _WIN32
+static void grow_now(void)  /* with grow_lock held, every other active thread waiting */
+{
+    if (table_slots * 2 <= table_most_slots) move_table(table_slots * 2);
+    grow_wanted = 0;
+    waiting = 0;
+    growths++;
+    pthread_cond_broadcast(&grown);
+}
+
+static void wait_for_growth(void)
+{
+    pthread_mutex_lock(&grow_lock);
+    if (grow_wanted) {
+        if (++waiting == active) {
+            grow_now();
+        } else {
+            uint64_t seen = growths;
+            while (seen == growths) pthread_cond_wait(&grown, &grow_lock);
+        }
+    }
+    pthread_mutex_unlock(&grow_lock);
+}
+
+static void leave_search(void)
+{
+    pthread_mutex_lock(&grow_lock);
+    active--;
+    if (grow_wanted && active > 0 && waiting == active) grow_now();
+    pthread_mutex_unlock(&grow_lock);
+}
+#else
+static void wait_for_growth(void) { grow_wanted = 0; }
+static void leave_search(void) {}
+#endif
+
+/* Threads join a search once it has run spawn_at nodes alone (a small search stays with one
+   thread: the same search, node for node, as without threads). The table is then shared: its
+   entries are placed again, in buckets, in a table twice the size. */
+static void go_parallel(void)
+{
+    worker_t *w = me;
+    move_table(table_slots * 2 <= table_most_slots ? table_slots * 2 : table_slots);
+    memset(busy, 0, sizeof busy);
+    shared_table = 1;
+    all_nodes = w->nodes;
+    w->reported = w->nodes;
+    threads = wanted_threads;
+#ifndef _WIN32
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, (size_t)64 << 20);
+    pthread_mutex_lock(&grow_lock);
+    for (; helpers_started < wanted_threads; helpers_started++) {
+        if (pthread_create(&helpers[helpers_started], &attributes, helper_main,
+                           workers[helpers_started]))
+            break;
+        active++;
+    }
+    pthread_mutex_unlock(&grow_lock);
+    pthread_attr_destroy(&attributes);
+#endif
 }
 
 /* algorithm 0: auto, 1: minimax, 2: expectiminimax (auto's search without a table, with
    Star1 when the game has bounds). scale: the search's units (chance games; ignored
-   without chance). Returns the fault kind (0: none). */
+   without chance). thread_count: threads for auto with a table (others search alone), the
+   helpers joining after spawn_after nodes.
+   Returns the fault kind (0: none). */
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
                 void (*progress)(int64_t, double), double every, uint64_t scale_high,
-                uint64_t scale_low)
+                uint64_t scale_low, int thread_count, int64_t spawn_after)
 {
     state_t root;
     memcpy(root.s, root_slots, sizeof root.s);
@@ -592,6 +868,17 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     start(timeout, most_nodes);
     star = algorithm == 2 && HAS_BOUNDS;
     use_table = algorithm == 0 && memory > 0;
+    threads = 1;
+    wanted_threads = use_table && thread_count > 1 ? thread_count : 1;
+    spawn_at = INT64_MAX;  /* until the search of the root's moves begins */
+    helpers_started = 1;
+#ifdef _WIN32
+    wanted_threads = 1;
+#endif
+    if (wanted_threads > MAX_THREADS) wanted_threads = MAX_THREADS;
+    shared_table = 0;
+    grow_wanted = 0;
+    active = 1; waiting = 0;
     table = NULL; table_slots = table_count = 0;
     if (use_table) {
         table_most_slots = 1024;
@@ -601,30 +888,68 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         table = table_alloc(table_slots);
         if (!table) use_table = 0, table_slots = 0;
     }
+    worker_t **all = workers;
+    int made = 0;
+    for (; made < wanted_threads; made++)
+        if (!(all[made] = new_worker(made))) break;
+    if (made < wanted_threads) {  /* no memory even for the workers */
+        for (int i = 0; i < made; i++) free_worker(all[i]);
+        table_free(table, table_slots); table = NULL; table_slots = 0;
+        out[0] = F_MEMORY;
+        return F_MEMORY;
+    }
+    worker_t *caller = all[0], *lined = caller, *failed = caller;
+    me = caller;
+    winner = failed_first = -1;
+    search_root = root;
     void (*previous)(int) = signal(SIGINT, on_interrupt);
     int line_len = 0;
     value_t found = 0;
-    if (setjmp(escape) == 0) {
+    int64_t kind = F_NONE;
+    if (setjmp(caller->escape) == 0) {
         int64_t utility;
         count_node();
         if (outcome(&root, &utility)) {
-            leaves++;
+            caller->leaves++;
             found = algorithm != 1 ? scaled(utility) : (value_t)utility;
+        } else if (algorithm == 1) {
+            found = minimax_value(&root, 0);
+            line_len = caller->plies[0] ? caller->plies[0]->pv_len : 0;
         } else {
-            found = algorithm != 1 ? value(&root, NULL, low_value, high_value, 0)
-                                   : minimax_value(&root, 0);
-            if (use_table && plies_[0]) extend_line(&root, found, plies_[0]);
-            line_len = plies_[0] ? plies_[0]->pv_len : 0;
+            spawn_at = spawn_after;
+            search_from_root(caller);
+#ifndef _WIN32
+            for (int i = 1; i < helpers_started; i++) pthread_join(helpers[i], NULL);
+#endif
+            me = caller;
+            if (winner >= 0) {
+                found = winner_value;
+                lined = all[winner];
+                if (setjmp(caller->escape) == 0) {
+                    if (use_table && lined->plies[0]) extend_line(&root, found, lined->plies[0]);
+                    line_len = lined->plies[0] ? lined->plies[0]->pv_len : 0;
+                } else {
+                    line_len = 0;
+                }
+                caller->fault_kind = F_NONE;
+            } else {
+                failed = failed_first >= 0 ? all[failed_first] : caller;
+                kind = failed->fault_kind;
+            }
         }
+    } else {
+        kind = caller->fault_kind;
     }
     signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
     progress_report = NULL;
-    out[0] = fault_kind;
+    out[0] = kind;
     put_value(out + 1, found);
-    finish(out, line, line_len, where);
+    finish(out, line, line_len, where, all, made, lined, failed);
     table_free(table, table_slots); table = NULL; table_slots = 0;
-    free_plies();
-    return (int)fault_kind;
+    for (int i = 0; i < made; i++) free_worker(all[i]);
+    me = NULL;
+    threads = 1; shared_table = 0;
+    return (int)kind;
 }
 
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
@@ -632,29 +957,39 @@ int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *
 {
     state_t root;
     memcpy(root.s, root_slots, sizeof root.s);
+    worker_t *w = new_worker(0);
+    if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
+    me = w;
+    threads = 1;
     start(-1, -1);
     perft_counts = counts; perft_terminal = terminal;
     void (*previous)(int) = signal(SIGINT, on_interrupt);
-    if (setjmp(escape) == 0) {
+    if (setjmp(w->escape) == 0) {
         int64_t utility;
         perft_walk(&root, 0, depth, outcome(&root, &utility));
     }
     signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
-    out[0] = fault_kind;
-    finish(out, NULL, 0, where);
-    free_plies();
-    return (int)fault_kind;
+    int64_t kind = w->fault_kind;
+    out[0] = kind;
+    finish(out, NULL, 0, where, &w, 1, w, w);
+    free_worker(w);
+    me = NULL;
+    return (int)kind;
 }
 
 void plies_initial(int64_t *slots)
 {
     state_t s;
-    if (setjmp(escape) == 0) {
+    worker_t w;
+    memset(&w, 0, sizeof w);
+    me = &w;
+    if (setjmp(w.escape) == 0) {
         initial_state(&s);
         memcpy(slots, s.s, sizeof s.s);
     } else {
         slots[0] = -1;
     }
+    me = NULL;
 }
 
 int plies_slots(void) { return SLOTS; }
