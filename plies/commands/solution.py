@@ -28,7 +28,6 @@ from plies.frontend.tiers import infer_tier
 from plies.lowering.packing import packing
 from plies.solvers import tierfiles as F
 from plies.solvers.graph import TERMINAL
-from plies.solvers.protocol import CHANCE, MAX, MIN
 from plies.solvers.strong import preference
 from plies.solvers.tiers import TierGame, TierJob, TierSolveStopped
 
@@ -396,4 +395,4 @@ class SolutionDirectory:
 
 
 __all__ = ["SolutionDirectory", "SolutionDirectoryError", "is_directory", "solve_to_directory",
-           "tier_game", "identity", "CHANCE", "MAX", "MIN"]
+           "tier_game", "identity", "run_solve", "summary_text"]

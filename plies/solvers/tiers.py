@@ -42,7 +42,7 @@ from time import perf_counter
 from . import tierfiles as F
 from .errors import GameContractError, SolverError, format_moves
 from .graph import TERMINAL, PositionGraph
-from .protocol import CHANCE, MAX, MIN, Game, Move, State
+from .protocol import CHANCE, MAX, Game, Move, State
 from .remoteness import hurries
 from .retrograde import EndlessPlayError, endless_values, settle
 
@@ -159,7 +159,7 @@ class PoolEngine:
         self.workers = workers
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.pool = context.Pool(workers)
+        self.pool = context.Pool(workers, initializer=_ignore_interrupts)
 
     def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
         return self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
@@ -167,6 +167,12 @@ class PoolEngine:
     def close(self) -> None:
         self.pool.terminate()
         self.pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the solve, which stops between chunks and says so."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(task):
@@ -398,8 +404,8 @@ def solve_by_tiers(
         engine: Runs the chunks (default ``SerialEngine()``).
         endless: What endless play is worth to MAX (None: not declared).
         progress: Called after each chunk with a dict: ``phase`` (finding or valuing),
-            ``tier``, ``positions`` (of the tier), ``seconds``, and while valuing ``rate``
-            (positions a second) and ``left`` (seconds, at that rate).
+            ``tier``, ``positions`` (of the tier), ``seconds``, ``rate`` (positions found or
+            valued a second) and while valuing ``left`` (seconds, at that rate).
         stop: Called between chunks: a reason to stop (``timeout``...) or None.
         max_positions: Refuse games with more positions.
 
@@ -502,6 +508,7 @@ class _Solve:
         self.progress, self.stop, self.started = progress, stop, started
 
     doing = "starting"
+    found = 0  # positions of the tiers found so far
     valued = to_value = 0
     valuing_since = 0.0
 
@@ -553,6 +560,7 @@ class _Solve:
             tier = min(pending)
             keys, stays = self.close_tier(tier, pending)
             found += len(keys)
+            self.found = found
             if max_positions is not None and found > max_positions:
                 from .graph import TooManyPositionsError
                 raise TooManyPositionsError(max_positions)
@@ -583,7 +591,10 @@ class _Solve:
                 new.update(k for k in same if k not in known)
                 for child_tier, kin in later.items():
                     pending.setdefault(child_tier, set()).update(kin)
-                self.report(phase="finding", tier=tier, positions=len(known) + len(new))
+                seconds = perf_counter() - self.started
+                total = self.found + len(known) + len(new)
+                self.report(phase="finding", tier=tier, positions=len(known) + len(new),
+                            rate=total / seconds if seconds > 0 else None)
                 self.check(f"finding the positions of tier {tier}")
             known.update(new)
             frontier = sorted(new)

@@ -131,6 +131,31 @@ def test_a_killed_solve_goes_on_to_the_same_bytes(tmp_path):
     assert files(killed) == files(whole)
 
 
+def test_ctrl_c_stops_two_workers_cleanly_and_the_solve_goes_on(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the solve
+    between chunks with a message, no traceback; the same command then finishes it."""
+    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4",
+               "-p", "width=4", "-p", "height=4", "--strong", "--workers", "2", "--db",
+               str(tmp_path / "stopped")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while process.poll() is None and time.monotonic() < deadline:
+        if list((tmp_path / "stopped").glob("tier-*.sol")):
+            os.killpg(process.pid, signal.SIGINT)
+            break
+        time.sleep(0.01)
+    _, err = process.communicate(timeout=300)
+    if process.returncode != 0:  # else it finished before the signal came: nothing to check
+        assert process.returncode == 1
+        assert err.startswith("error: stopped at Ctrl-C while valuing tier ")
+        assert "Traceback" not in err
+    again = subprocess.run(command, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    solve_to_directory(load("connect4", width=4, height=4), [], tmp_path / "whole")
+    assert files(tmp_path / "stopped") == files(tmp_path / "whole")
+
+
 def test_another_game_or_parameters_are_refused(tmp_path):
     solve_to_directory(load("connect4", width=4, height=3), [], tmp_path / "sol")
     with pytest.raises(F.SolutionDirectoryError) as caught:
