@@ -8,18 +8,21 @@ formatting lays the file out as ``plies fmt`` does. All of it is computed from t
 editor holds, not from the file on disk.
 
 The first half of this module answers the questions from a game's text and knows nothing of
-the protocol; ``build_server`` wires it into pygls, an optional dependency
-(``pip install 'plies[lsp]'``).
+the protocol; ``Session`` wires it into pygls, an optional dependency
+(``pip install 'plies[lsp]'``), reading the frames and keeping the open documents itself.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 
 from plies import __version__
-from plies.errors import Diagnostic, GameFileError, PliesError
+from plies.errors import Diagnostic, GameFileError, PliesError, normalize_newlines
 from plies.commands.formatter import format_source
 from plies.grammar import lark_parser
 from plies.frontend import ast
@@ -188,135 +191,469 @@ def declaration_text(index: SymbolIndex, declaration: Declaration) -> str:
 
 # ---- the server -----------------------------------------------------------------------------
 
+MAX_FRAME = 16 * 1024 * 1024
+"""Largest message read (16 MB, a game file is at most 1 MB); a larger one ends the server."""
+MAX_HEADER_LINE = 1_000
+"""Longest header line read; a longer line is skipped as noise."""
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
+"""JSON-RPC's error codes."""
+DOCUMENT_REQUESTS = {"textDocument/hover": True, "textDocument/definition": True,
+                     "textDocument/completion": True, "textDocument/formatting": False}
+"""The requests about a document that plies answers, and whether they take a position."""
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
-def build_server():
-    """A pygls language server with the plies features.
 
-    Raises:
-        PliesError: pygls is not installed.
+class Unreadable(PliesError):
+    """The stream from the editor cannot be read on (a message larger than ``MAX_FRAME``)."""
+
+
+class Document:
+    """An open document: its text and version, with lines counted as the protocol counts them
+    (at ``\\n``, ``\\r\\n`` and ``\\r`` only: a form feed or U+2028 stays inside its line)."""
+
+    def __init__(self, text: str, version: int | None):
+        self.text, self.version = text, version
+        self._starts: list[int] | None = None
+
+    @property
+    def starts(self) -> list[int]:
+        """Where each line starts in the text."""
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+        return self._starts
+
+    def line_text(self, line: int) -> str:
+        starts = self.starts
+        if not 0 <= line < len(starts):
+            return ""
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        return _LINE_BREAK.sub("", self.text[starts[line]:end])
+
+    def offset(self, line: int, character: int, encoding: str) -> int:
+        """The index in the text of an LSP position (``character`` in ``encoding``'s units);
+        a position past a line's end is its end, past the last line the text's end."""
+        starts = self.starts
+        if line >= len(starts):
+            return len(self.text)
+        text, units = self.line_text(line), 0
+        for k, ch in enumerate(text):
+            if units >= character:
+                return starts[line] + k
+            units += _units(ch, encoding)
+        return starts[line] + len(text)
+
+    def position(self, line: int, column: int, encoding: str) -> dict:
+        """The LSP position of a 1-based (line, column) in characters."""
+        text = self.line_text(line - 1)
+        return {"line": max(line - 1, 0),
+                "character": sum(_units(ch, encoding) for ch in text[:max(column - 1, 0)])}
+
+    def character(self, line: int, character: int, encoding: str) -> int:
+        """The 1-based column in characters of an LSP position."""
+        return self.offset(line, character, encoding) - self.starts[min(line, len(self.starts)
+                                                                      - 1)] + 1
+
+    def change(self, change: dict, encoding: str) -> None:
+        """Apply one ``contentChanges`` entry: the whole text, or a range replaced."""
+        if "range" not in change or change["range"] is None:
+            self.text = change["text"]
+        else:
+            start, end = change["range"]["start"], change["range"]["end"]
+            first = self.offset(start["line"], start["character"], encoding)
+            last = max(first, self.offset(end["line"], end["character"], encoding))
+            self.text = self.text[:first] + change["text"] + self.text[last:]
+        self._starts = None
+
+
+def _units(ch: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(ch.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-32":
+        return 1
+    return 2 if ord(ch) > 0xFFFF else 1
+
+
+def _position(value) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(value.get(k), int) and not isinstance(value.get(k), bool) and value[k] >= 0
+        for k in ("line", "character"))
+
+
+def _params_problem(method: str, params) -> str | None:
+    """Why a request's params are not what ``method`` takes, or None."""
+    if not isinstance(params, dict):
+        return "params must be an object"
+    document = params.get("textDocument")
+    if not isinstance(document, dict) or not isinstance(document.get("uri"), str):
+        return "params.textDocument must be an object with a uri"
+    if DOCUMENT_REQUESTS.get(method) and not _position(params.get("position")):
+        return "params.position must be an object with whole line and character"
+    return None
+
+
+def _change_problem(method: str, params) -> str | None:
+    """Why a didOpen, didChange or didClose notification cannot be applied, or None."""
+    if not isinstance(params, dict) or not isinstance(params.get("textDocument"), dict) \
+            or not isinstance(params["textDocument"].get("uri"), str):
+        return "no textDocument with a uri"
+    document = params["textDocument"]
+    if method.endswith("didOpen") and not isinstance(document.get("text"), str):
+        return "no text"
+    if method.endswith("didChange"):
+        changes = params.get("contentChanges")
+        if not isinstance(changes, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("text"), str) and (
+                    c.get("range") is None or isinstance(c["range"], dict)
+                    and _position(c["range"].get("start")) and _position(c["range"].get("end")))
+                for c in changes):
+            return "contentChanges must be a list of texts with ranges"
+    return None
+
+
+class _Writer:
+    """Writes framed messages to the editor from the message loop and the validating thread,
+    one at a time; an error reply never carries a traceback (pygls puts one in error.data)."""
+
+    def __init__(self, stream):
+        self.stream, self.lock = stream, threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        if b'"data"' in data and b"Traceback" in data:
+            data = self._without_trace(data)
+        with self.lock:
+            self.stream.write(data)
+            self.stream.flush()
+
+    def close(self) -> None:
+        with self.lock:
+            self.stream.close()
+
+    def send(self, message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
+
+    def _without_trace(self, data: bytes) -> bytes:
+        try:
+            message = json.loads(data[data.index(b"{"):])
+            message.get("error", {}).pop("data", None)
+        except (ValueError, AttributeError):
+            return data
+        body = json.dumps(message).encode("utf-8")
+        return f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body
+
+
+class Session:
+    """The language server: pygls answers the protocol's own requests (initialize, shutdown,
+    exit) and plies's features; the frames, the open documents and their validation are
+    plies's own, so that nothing an editor sends makes the server hang, crash or answer with
+    a traceback.
+
+    The documents are the ones the editor opened (a request about another gets no answer,
+    ``null``: the server never reads a file from disk); their text is validated on a thread of
+    its own, the latest version only (an older one is dropped once a newer one arrives), so the
+    message loop keeps answering while a long file is checked.
     """
-    try:
-        from lsprotocol import types
-        from pygls.lsp.server import LanguageServer
-        from pygls.uris import to_fs_path
-        from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
-    except ImportError:
-        raise PliesError(MISSING_PYGLS) from None
 
-    server = LanguageServer("plies", __version__)
-    cache: dict[str, tuple[int | None, Symbols | None]] = {}
-    last_good: dict[str, Symbols] = {}
-    severities = {"error": types.DiagnosticSeverity.Error,
-                  "warning": types.DiagnosticSeverity.Warning}
-    kinds = {"keyword": types.CompletionItemKind.Keyword,
-             "built-in": types.CompletionItemKind.Function,
-             "definition": types.CompletionItemKind.Function,
-             "move": types.CompletionItemKind.Method,
-             "chance event": types.CompletionItemKind.Event,
-             "parameter": types.CompletionItemKind.Constant,
-             "constant": types.CompletionItemKind.Constant,
-             "player": types.CompletionItemKind.EnumMember,
-             "symbol": types.CompletionItemKind.EnumMember}
+    def __init__(self, stdout):
+        try:
+            from lsprotocol import types
+            from pygls.lsp.server import LanguageServer
+            from pygls.uris import to_fs_path
+        except ImportError:
+            raise PliesError(MISSING_PYGLS) from None
+        self.types, self.to_fs_path = types, to_fs_path
+        self.server = server = LanguageServer("plies", __version__)
+        self.writer = _Writer(stdout)
+        server.protocol.set_writer(self.writer)
+        server._stop_event = threading.Event()
+        self.documents: dict[str, Document] = {}
+        self.symbols: dict[str, tuple[int | None, str, Symbols | None]] = {}
+        self.last_good: dict[str, Symbols] = {}
+        self.pending: dict[str, None] = {}  # documents to validate, oldest first
+        self.lock = threading.Condition()
+        threading.Thread(target=self._validate_forever, daemon=True).start()
+        self._register()
 
-    def filename(uri: str) -> str:
-        return to_fs_path(uri) or uri
+    # -- the frames --
 
-    def client_range(document, span: ast.Span):
-        """An AST span (1-based, in characters) as an LSP range (0-based, in the client's units)."""
-        start = ServerTextPosition(max(span.line - 1, 0), max(span.column - 1, 0))
-        end = ServerTextPosition(max(span.end_line - 1, 0), max(span.end_column - 1, 0))
-        return document.range_to_client_units(ServerTextRange(start, end))
+    def run(self, stdin) -> None:
+        """Read and handle messages until the stream ends or the editor says exit.
 
-    def server_position(document, position) -> tuple[int, int]:
-        """An LSP position as a 1-based (line, column) in characters."""
-        converted = document.position_from_client_units(position)
-        return converted.line + 1, converted.character + 1
+        Raises:
+            Unreadable: a message is larger than ``MAX_FRAME`` (the rest cannot be found).
+        """
+        while True:
+            length = self._headers(stdin)
+            if length is None:
+                return
+            body = stdin.read(length)
+            if len(body) < length:
+                return
+            self.handle(body)
 
-    def symbols_of(document) -> Symbols | None:
-        version, symbols = cache.get(document.uri, (None, None))
-        if version != document.version or symbols is None:
-            symbols = Symbols.of(document.source, filename(document.uri))
-            cache[document.uri] = (document.version, symbols)
+    def _headers(self, stdin) -> int | None:
+        """The Content-Length of the next message, or None at the end of the stream; a header
+        that cannot be read is skipped up to the next ``Content-Length:``."""
+        length = None
+        while True:
+            line = stdin.readline(MAX_HEADER_LINE + 1)
+            if not line:
+                return None
+            if line in (b"\r\n", b"\n"):
+                if length is not None:
+                    return length
+                continue  # a blank line where no header was: noise
+            found = line.rfind(b"Content-Length:")
+            if found < 0:
+                continue  # another header (Content-Type), or noise: skipped
+            value = line[found + len(b"Content-Length:"):].strip()
+            if not value.isdigit() or len(value) > 15:
+                length = None
+                _log(f"skipped a message with Content-Length {value[:40]!r}")
+                continue
+            length = int(value)
+            if length > MAX_FRAME:
+                raise Unreadable(f"a message of {length:,} bytes is larger than the "
+                                 f"{MAX_FRAME:,} this server reads")
+
+    def handle(self, body: bytes) -> None:
+        """Handle one message's body: a reply to every request, whatever it holds."""
+        try:
+            message = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.writer.send({"id": None, "error": {"code": PARSE_ERROR,
+                                                    "message": "the message is not JSON"}})
+            return
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" \
+                or "method" in message and not isinstance(message["method"], str):
+            identity = message.get("id") if isinstance(message, dict) else None
+            self.writer.send({"id": identity if isinstance(identity, (int, str)) else None,
+                              "error": {"code": INVALID_REQUEST,
+                                        "message": "not a JSON-RPC 2.0 message"}})
+            return
+        method, identity = message.get("method"), message.get("id")
+        request = method is not None and "id" in message
+        if method in ("textDocument/didOpen", "textDocument/didChange",
+                      "textDocument/didClose"):
+            self._document_changed(method, message.get("params"))
+            return
+        if request and method in DOCUMENT_REQUESTS and not self._shut_down():
+            problem = _params_problem(method, message.get("params"))
+            if problem is not None:
+                self._error(identity, INVALID_PARAMS, f"{method}: {problem}")
+                return
+            if message["params"]["textDocument"]["uri"] not in self.documents:
+                self.writer.send({"id": identity, "result": None})  # only open documents
+                return
+        try:
+            structured = self.server.protocol.structure_message(message)
+        except Exception:  # noqa: BLE001 - params lsprotocol cannot read
+            if request:
+                self._error(identity, INVALID_PARAMS, f"{method}: the params are not valid")
+            return
+        try:
+            self.server.protocol.handle_message(structured)
+        except Exception as error:  # noqa: BLE001 - never a traceback to the editor
+            _log(f"{method}: {type(error).__name__}: {error}")
+            if request:
+                self._error(identity, INTERNAL_ERROR, f"{method} failed: {type(error).__name__}")
+
+    def _error(self, identity, code: int, message: str) -> None:
+        self.writer.send({"id": identity, "error": {"code": code, "message": message}})
+
+    def _shut_down(self) -> bool:
+        return bool(getattr(self.server.protocol, "_shutdown", False))
+
+    # -- documents --
+
+    @property
+    def encoding(self) -> str:
+        encoding = getattr(self.server.workspace, "position_encoding", None) \
+            if getattr(self.server, "_workspace", None) is not None else None
+        return str(getattr(encoding, "value", encoding) or "utf-16")
+
+    def _document_changed(self, method: str, params) -> None:
+        problem = _change_problem(method, params)
+        if problem is not None:
+            _log(f"{method} ignored: {problem}")
+            return
+        document = params["textDocument"]
+        uri = document["uri"]
+        with self.lock:
+            if method.endswith("didOpen"):
+                self.documents[uri] = Document(document["text"], document.get("version"))
+            elif method.endswith("didChange"):
+                open_document = self.documents.get(uri)
+                if open_document is None:
+                    _log(f"didChange of {uri}, which is not open: ignored")
+                    return
+                for change in params["contentChanges"]:
+                    open_document.change(change, self.encoding)
+                open_document.version = document.get("version")
+            else:
+                self.documents.pop(uri, None)
+                self.pending.pop(uri, None)
+                self.symbols.pop(uri, None)
+                self.last_good.pop(uri, None)
+                self.writer.send({"method": "textDocument/publishDiagnostics",
+                                  "params": {"uri": uri, "diagnostics": []}})
+                return
+            self.pending.pop(uri, None)
+            self.pending[uri] = None  # validated after the others waiting, latest text only
+            self.lock.notify()
+
+    def _validate_forever(self) -> None:
+        while True:
+            with self.lock:
+                while not self.pending:
+                    self.lock.wait()
+                uri = next(iter(self.pending))
+                del self.pending[uri]
+                document = self.documents.get(uri)
+                if document is None:
+                    continue
+                text, version = document.text, document.version
+            try:
+                found = diagnostics(text, self.filename(uri))
+            except Exception as error:  # noqa: BLE001 - a bug in plies: said, not fatal
+                _log(f"validating {uri} failed: {type(error).__name__}: {error}")
+                continue
+            with self.lock:
+                current = self.documents.get(uri)
+                if current is None or current.version != version or current.text != text:
+                    continue  # closed or changed meanwhile: the newer text is pending
+                self.writer.send({"method": "textDocument/publishDiagnostics", "params": {
+                    "uri": uri, "version": version,
+                    "diagnostics": [self._diagnostic(current, d) for d in found]}})
+
+    def _diagnostic(self, document: Document, d: Diagnostic) -> dict:
+        end_column = max(d.end_column, d.column + 1) if d.end_line == d.line else d.end_column
+        return {"range": self._range(document, ast.Span(d.line, d.column, d.end_line,
+                                                        end_column)),
+                "message": d.message + (f"\nhint: {d.hint}" if d.hint else ""),
+                "severity": 1 if d.severity == "error" else 2, "code": d.code,
+                "source": "plies"}
+
+    def _range(self, document: Document, span: ast.Span) -> dict:
+        encoding = self.encoding
+        return {"start": document.position(span.line, span.column, encoding),
+                "end": document.position(span.end_line, span.end_column, encoding)}
+
+    def filename(self, uri: str) -> str:
+        try:
+            return self.to_fs_path(uri) or uri
+        except Exception:  # noqa: BLE001 - a URI pygls cannot read is its own name
+            return uri
+
+    def document(self, uri: str) -> Document | None:
+        with self.lock:
+            return self.documents.get(uri)
+
+    def symbols_of(self, uri: str) -> tuple[Document | None, Symbols | None]:
+        document = self.document(uri)
+        if document is None:
+            return None, None
+        text = document.text
+        version, seen, symbols = self.symbols.get(uri, (None, None, None))
+        if seen != text:
+            symbols = Symbols.of(normalize_newlines(text), self.filename(uri))
+            self.symbols[uri] = (document.version, text, symbols)
             if symbols is not None:
-                last_good[document.uri] = symbols
-        return symbols
+                self.last_good[uri] = symbols
+        return document, symbols
 
-    def publish(uri: str) -> None:
-        document = server.workspace.get_text_document(uri)
-        found = [types.Diagnostic(
-            range=client_range(document, ast.Span(d.line, d.column, d.end_line,
-                                                  max(d.end_column, d.column + 1))),
-            message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
-            severity=severities[d.severity], code=d.code, source="plies")
-            for d in diagnostics(document.source, filename(uri))]
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version, diagnostics=found))
+    def at(self, document: Document, position) -> tuple[int, int]:
+        """An LSP position as a 1-based (line, column) in characters."""
+        line, character = position.line, position.character
+        return line + 1, document.character(line, character, self.encoding)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls, params: types.DidOpenTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    # -- the features (pygls calls them with lsprotocol's types) --
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    def _register(self) -> None:
+        types, server = self.types, self.server
+        kinds = {"keyword": types.CompletionItemKind.Keyword,
+                 "built-in": types.CompletionItemKind.Function,
+                 "definition": types.CompletionItemKind.Function,
+                 "move": types.CompletionItemKind.Method,
+                 "chance event": types.CompletionItemKind.Event,
+                 "parameter": types.CompletionItemKind.Constant,
+                 "constant": types.CompletionItemKind.Constant,
+                 "player": types.CompletionItemKind.EnumMember,
+                 "symbol": types.CompletionItemKind.EnumMember}
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
-        cache.pop(params.text_document.uri, None)
-        last_good.pop(params.text_document.uri, None)
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=params.text_document.uri, diagnostics=[]))
+        def lsp_range(document: Document, span: ast.Span):
+            found = self._range(document, span)
+            return types.Range(start=types.Position(**found["start"]),
+                               end=types.Position(**found["end"]))
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls, params: types.HoverParams):
-        document = server.workspace.get_text_document(params.text_document.uri)
-        symbols = symbols_of(document)
-        if symbols is None:
-            return None
-        found = hover(symbols, *server_position(document, params.position))
-        if found is None:
-            return None
-        text, span = found
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                                        value=text),
-                           range=client_range(document, span))
+        @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+        @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+        @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+        def changed(ls, params) -> None:
+            """Handled by ``Session.handle`` before pygls sees them (here for the capability)."""
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def on_definition(ls, params: types.DefinitionParams):
-        document = server.workspace.get_text_document(params.text_document.uri)
-        symbols = symbols_of(document)
-        span = None if symbols is None else \
-            definition(symbols, *server_position(document, params.position))
-        if span is None:
-            return None
-        return types.Location(uri=document.uri, range=client_range(document, span))
+        @server.feature(types.TEXT_DOCUMENT_HOVER)
+        def on_hover(ls, params: types.HoverParams):
+            document, symbols = self.symbols_of(params.text_document.uri)
+            if symbols is None:
+                return None
+            found = hover(symbols, *self.at(document, params.position))
+            if found is None:
+                return None
+            text, span = found
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                            value=text),
+                               range=lsp_range(document, span))
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION)
-    def on_completion(ls, params: types.CompletionParams):
-        document = server.workspace.get_text_document(params.text_document.uri)
-        symbols = symbols_of(document) or last_good.get(document.uri)
-        items = [types.CompletionItem(label=c.label, detail=c.detail,
-                                      kind=kinds.get(c.kind, types.CompletionItemKind.Variable))
-                 for c in completions(symbols, *server_position(document, params.position))]
-        return types.CompletionList(is_incomplete=False, items=items)
+        @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+        def on_definition(ls, params: types.DefinitionParams):
+            document, symbols = self.symbols_of(params.text_document.uri)
+            span = None if symbols is None else \
+                definition(symbols, *self.at(document, params.position))
+            if span is None:
+                return None
+            return types.Location(uri=params.text_document.uri, range=lsp_range(document, span))
 
-    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-    def on_formatting(ls, params: types.DocumentFormattingParams):
-        document = server.workspace.get_text_document(params.text_document.uri)
-        text = formatted(document.source, filename(document.uri))
-        if text is None or text == document.source:
-            return []  # nothing to change, or a file that does not parse: its diagnostic says why
-        whole = types.Range(start=types.Position(line=0, character=0),
-                            end=types.Position(line=len(document.lines), character=0))
-        return [types.TextEdit(range=whole, new_text=text)]
+        @server.feature(types.TEXT_DOCUMENT_COMPLETION)
+        def on_completion(ls, params: types.CompletionParams):
+            uri = params.text_document.uri
+            document, symbols = self.symbols_of(uri)
+            if document is None:
+                return None
+            symbols = symbols or self.last_good.get(uri)
+            items = [types.CompletionItem(
+                label=c.label, detail=c.detail,
+                kind=kinds.get(c.kind, types.CompletionItemKind.Variable))
+                for c in completions(symbols, *self.at(document, params.position))]
+            return types.CompletionList(is_incomplete=False, items=items)
 
-    return server
+        @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+        def on_formatting(ls, params: types.DocumentFormattingParams):
+            uri = params.text_document.uri
+            document = self.document(uri)
+            if document is None:
+                return None
+            text = formatted(document.text, self.filename(uri))
+            if text is None or text == document.text:
+                return []  # nothing to change, or a file that does not parse: its diagnostic says
+            last = len(document.starts) - 1  # the end of the text, in the client's units
+            end = sum(_units(ch, self.encoding) for ch in document.line_text(last))
+            whole = types.Range(start=types.Position(line=0, character=0),
+                                end=types.Position(line=last, character=end))
+            return [types.TextEdit(range=whole, new_text=text)]
 
 
-def serve() -> None:
+def _log(text: str) -> None:
+    sys.stderr.write(f"plies lsp: {text}\n")
+    sys.stderr.flush()
+
+
+def serve(stdin=None, stdout=None) -> None:
     """Run the language server on standard input and output until the editor stops it.
 
     Raises:
-        PliesError: pygls is not installed.
+        PliesError: pygls is not installed, or the stream from the editor cannot be read on
+            (``Unreadable``: the message says why).
     """
-    build_server().start_io()
+    session = Session(stdout or sys.stdout.buffer)
+    session.run(stdin or sys.stdin.buffer)
