@@ -261,7 +261,7 @@ def analysis_text(analysis: Analysis) -> str:
         ["move", "value", "remoteness", ""]
     body = []
     for m in analysis.moves:
-        value = value_text(m.value) if analysis.exact else f"{float(m.value):.6g}"
+        value = shown_value(m.value) if analysis.exact else f"{float(m.value):.6g}"
         far = "-" if m.remoteness is None else str(m.remoteness)
         body.append([m.move, value_text(m.probability), value, far] if chance else
                     [m.move, value, far, "best" if m.best else ""])
@@ -651,12 +651,15 @@ def strong_summary(model, played: list[str], solution: StrongSolution, written) 
 def strong_text(summary: dict) -> str:
     """``plies solve --strong`` for people."""
     value = summary["value_exact"] or f"{summary['value']:.6g}"
+    if "/" in value:  # a fraction: with a decimal beside it, as everywhere
+        value = f"{value} ≈ {summary['value']:.4f}"
+    words = summary["verdict"].removeprefix(f"{value}: ")  # the value is shown once
     params = _params_text(summary["params"])
     lines = [("game", summary["game"] + (f" ({params})" if params else ""))]
     if summary["from"]:
         lines.append(("from", " ".join(summary["from"])))
     lines += [
-        ("value", f"{value}  ({summary['verdict']})"),
+        ("value", f"{value}  ({words})"),
         ("remoteness", "none" if summary["remoteness"] is None else str(summary["remoteness"])),
         ("best moves", " ".join(summary["best_moves"]) or "none"),
         ("positions", f"{summary['positions']:,} ({summary['terminal_positions']:,} terminal), "

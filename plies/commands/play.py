@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from plies.errors import GameRuntimeError, PliesError
+from plies.commands.analysis import shown_value
 from plies.game.model import GameModel, IllegalMoveError, value_text
 from plies.solvers import NoMovesError, SolverError, UtilityOutOfBoundsError
 from plies.solvers.limits import Limits, SearchStopped
@@ -310,16 +311,16 @@ class PlaySession:
         if judged:  # the strong solution's best move, with how the game then goes
             best, value, _ = judged[0]
             words = self.outlook(state, role, best).strip(" ()")
-            return f"hint: {best} (worth {value_text(value)}{': ' + words if words else ''})"
+            return f"hint: {best} (worth {shown_value(value)}{': ' + words if words else ''})"
         result = self.search(state, self.think)
         best = result.best_move if result.best_move is not None else \
             self.rule(self.model.actions, state)[0]
         if result.value is None:
             return f"hint: {best} (no time to value it: --think S gives the solver more)"
         if result.proved:
-            return (f"hint: {best} (worth {value_text(result.value)}: "
+            return (f"hint: {best} (worth {shown_value(result.value)}: "
                     f"{self.model.meaning(result.value)})")
-        return (f"hint: {best} (about {value_text(result.value)}: an estimate from a search "
+        return (f"hint: {best} (about {shown_value(result.value)}: an estimate from a search "
                 f"{result.depth or 0} plies deep)")
 
     def outlook(self, state, role, move) -> str:
@@ -342,8 +343,8 @@ class PlaySession:
         said = outlook(model, role, mine, distance)
         if mine != best_value:
             best_said = outlook(model, role, best_value, best_distance)
-            return (f"{chosen} gives away value: it is worth {value_text(mine)}, but "
-                    f"{' or '.join(best_moves)} kept {value_text(best_value)}"
+            return (f"{chosen} gives away value: it is worth {shown_value(mine)}, but "
+                    f"{' or '.join(best_moves)} kept {shown_value(best_value)}"
                     + (f" ({best_said})" if best_said else "")
                     + (f"; {chosen} {said}" if said else ""))
         text = f"{chosen} keeps {_article(model.meaning(best_value))}"
@@ -374,13 +375,13 @@ class PlaySession:
             if mine == best:
                 return f"{chosen} looks as good as any move{note}"
             best_moves = [str(m) for m, v in values.items() if v == best]
-            return (f"{chosen} looks weaker: about {value_text(mine)}, against "
-                    f"{value_text(best)} for {' or '.join(best_moves)}{note}")
+            return (f"{chosen} looks weaker: about {shown_value(mine)}, against "
+                    f"{shown_value(best)} for {' or '.join(best_moves)}{note}")
         if mine == best:
             return f"{chosen} keeps {_article(model.meaning(best))}" + _as_good(as_good)
         best_moves = [str(m) for m, v in values.items() if v == best]
-        return (f"{chosen} gives away value: it is worth {value_text(mine)}, but "
-                f"{' or '.join(best_moves)} kept {value_text(best)}")
+        return (f"{chosen} gives away value: it is worth {shown_value(mine)}, but "
+                f"{' or '.join(best_moves)} kept {shown_value(best)}")
 
     # -- helpers --
 

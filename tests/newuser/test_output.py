@@ -52,3 +52,47 @@ def test_the_docs_say_that_plain_alpha_beta_has_no_table():
     language = " ".join((root / "docs" / "language.md").read_text().split())
     assert "Only `auto` keeps a transposition table" in language
     assert "`alpha-beta, no table (auto keeps one)`" in language
+
+
+# ---- item 12: long fractions get a decimal; solve --strong shows the value once ----------------
+
+HOG_VALUE = "39703741884152428685/147573952589676412928 ≈ 0.2690"
+HOG_ROLL_1 = "4454767239300783627/36893488147419103232 ≈ 0.1207"
+
+
+@pytest.fixture
+def hog(monkeypatch):
+    monkeypatch.chdir(HERE)
+    return "hog2.game"
+
+
+def test_analyze_gives_each_move_a_decimal(hog):
+    result = run("analyze", hog)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert f"value      {HOG_VALUE}  (favours A)" in lines
+    assert lines[-2].split() == ["roll(2)", *HOG_VALUE.split(), "-", "best"]
+    assert lines[-1].split() == ["roll(1)", *HOG_ROLL_1.split(), "-"]
+
+
+def test_query_gives_each_move_a_decimal(hog, tmp_path):
+    db = tmp_path / "hog.sqlite"
+    assert run("solve", "--strong", hog, "--db", str(db)).exit_code == 0
+    result = run("query", str(db))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].split() == ["roll(1)", *HOG_ROLL_1.split(), "-"]
+
+
+def test_play_gives_values_a_decimal(hog):
+    result = run("play", hog, "--seed", "1", input="hint\nroll(1)\nquit\n")
+    assert f"hint: roll(2) (worth {HOG_VALUE})" in result.stdout
+    assert (f"roll(1) gives away value: it is worth {HOG_ROLL_1}, but roll(2) kept {HOG_VALUE}"
+            in result.stdout)
+
+
+def test_solve_strong_shows_the_value_once(hog):
+    result = run("solve", "--strong", hog)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1] == f"value      {HOG_VALUE}  (favours A)"
+    whole = run("solve", "--strong", "tictactoe").stdout.splitlines()[1]
+    assert whole == "value      0  (draw)"
