@@ -312,7 +312,7 @@ def test_command_lines_print_what_the_page_shows(block, command, output, tmp_pat
     ("start=8", 8), ("heaps=[1,2,3]", (1, 2, 3)), ("misere=true", True), ("p=1/3", Fraction(1, 3)),
 ])
 def test_param_values_are_written_as_in_the_language(text, value):
-    assert f"--param {text}" in TEXT
+    assert (f"--param '{text}'" if "[" in text else f"--param {text}") in TEXT  # a list quoted
     assert parse_param(text) == (text.split("=")[0], value)
 
 
@@ -354,7 +354,7 @@ CLAIMS = [
     Claim("subtraction", "with `--param misere=true` it is -1", value=-1,
           params={"misere": True}),
     Claim("subtraction", "with `--param start=7` it is -1", value=-1, params={"start": 7}),
-    Claim("subtraction", "with `--param amounts=[1,2]` the moves are `take(1) take(2)` and the "
+    Claim("subtraction", "with `--param 'amounts=[1,2]'` the moves are `take(1) take(2)` and the "
           "value is 1", moves="take(1) take(2)", value=1, params={"amounts": (1, 2)}),
     # 4. Players
     Claim("countdown_bob_first", "players bob min, alice max      # bob moves first",
@@ -367,7 +367,7 @@ CLAIMS = [
           moves="take(0,1) take(0,2) take(0,3) take(1,1) take(1,2) take(1,3) take(1,4) "
                 "take(2,1) take(2,2) take(2,3) take(2,4) take(2,5)"),
     Claim("nim", "nim is worth 1 with heaps [3, 4, 5]", value=1),
-    Claim("nim", "-1 with `--param heaps=[1,2,3]`", value=-1, params={"heaps": (1, 2, 3)}),
+    Claim("nim", "-1 with `--param 'heaps=[1,2,3]'`", value=-1, params={"heaps": (1, 2, 3)}),
     Claim("connect", "On the 7-wide board the moves at the start are `drop(3) drop(2) drop(4) "
           "drop(1) drop(5) drop(0) drop(6)`",
           moves="drop(3) drop(2) drop(4) drop(1) drop(5) drop(0) drop(6)"),
@@ -383,7 +383,7 @@ CLAIMS = [
     Claim("two_step_nim", "after `pick(1)` it is still A's turn and the moves are `take(1) "
           "take(2) take(3)`", after="pick(1)", to_move=MAX, moves="take(1) take(2) take(3)"),
     Claim("two_step_nim", "two_step_nim is worth 1 with heaps [2, 3]", value=1),
-    Claim("two_step_nim", "and -1 with `--param heaps=[1,2,3]`", value=-1,
+    Claim("two_step_nim", "and -1 with `--param 'heaps=[1,2,3]'`", value=-1,
           params={"heaps": (1, 2, 3)}),
     # 10. Chance events
     Claim("triple", "After `bet` the position is a chance node with outcomes `heads` (1/2) and "
