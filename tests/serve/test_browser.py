@@ -106,8 +106,16 @@ def shots(tmp_path) -> Path:
     return tmp_path
 
 
-def open_page(browser, url: str, errors: list):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+@pytest.fixture
+def browser_context(browser):
+    """A fresh browser context for one test, closed (with its pages) after it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context
+    context.close()
+
+
+def open_page(context, url: str, errors: list):
+    page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
@@ -150,10 +158,10 @@ def shown_moves(page, moves: list[str], count: int) -> list[list[str]]:
         "#moves tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
 
 
-def test_tictactoe_played_to_the_end_by_clicking(browser, serve, shots):
+def test_tictactoe_played_to_the_end_by_clicking(browser_context, serve, shots):
     server = serve("tictactoe")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     moves: list[str] = []
     while True:
         expected = analyze_after(moves)
@@ -195,17 +203,17 @@ def test_tictactoe_played_to_the_end_by_clicking(browser, serve, shots):
     page.click("#link")
     link = page.input_value("#link-text")
     assert link == server.url + "?moves=" + quote(" ".join(moves), safe="-_.!~*'()")
-    again = open_page(browser, link, errors)
+    again = open_page(browser_context, link, errors)
     wait_text(again, "#turn", "Game over")
     assert again.input_value("#goto-moves") == " ".join(moves)
     assert again.inner_text("#turn") == "Game over: X (MAX) wins (utility 1)"
     assert errors == []
 
 
-def test_a_position_from_a_move_list(browser, serve):
+def test_a_position_from_a_move_list(browser_context, serve):
     server = serve("tictactoe")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     page.fill("#goto-moves", "place(0,0) place(1,1)")
     page.click("#goto button[type=submit]")
     expected = cli_json("analyze", "tictactoe", "--from", "place(0,0) place(1,1)")
@@ -218,10 +226,10 @@ def test_a_position_from_a_move_list(browser, serve):
     assert errors == []
 
 
-def test_figure_5_5_step_by_step(browser, serve, shots):
+def test_figure_5_5_step_by_step(browser_context, serve, shots):
     server = serve("aima_fig5_2")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     page.click("button[data-tab=search]")
     page.click("#search-form button[type=submit]")
     page.wait_for_selector("#step-text:not(:empty)")
@@ -264,10 +272,10 @@ def test_figure_5_5_step_by_step(browser, serve, shots):
     assert errors == []
 
 
-def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser, serve, shots):
+def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser_context, serve, shots):
     server = serve("tictactoe")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     page.click("button[data-tab=editor]")
     source = read_source(find_game("tictactoe"))
     effect = "move place(r, c) in cells(board) when board[r, c] == empty {"
@@ -306,10 +314,10 @@ def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser, serve, shots
     assert errors == []
 
 
-def test_connect4_clicked_through_by_columns(browser, serve, shots):
+def test_connect4_clicked_through_by_columns(browser_context, serve, shots):
     server = serve("connect4", "-p", "width=4", "-p", "height=4")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     moves: list[str] = []
     for column in (1, 2, 1, 2, 0):
         expected = cli_json("analyze", "connect4", "-p", "width=4", "-p", "height=4",
@@ -330,10 +338,10 @@ def test_connect4_clicked_through_by_columns(browser, serve, shots):
     assert errors == []
 
 
-def test_chance_outcomes_are_rolled_or_chosen(browser, serve):
+def test_chance_outcomes_are_rolled_or_chosen(browser_context, serve):
     server = serve("piglet")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     page.click("#moves tbody tr[data-move='flip']")
     page.wait_for_selector("#chance:not([hidden]) #outcomes button")
     outcomes = page.eval_on_selector_all("#outcomes button", "bs => bs.map(b => b.textContent)")
@@ -350,10 +358,10 @@ def test_chance_outcomes_are_rolled_or_chosen(browser, serve):
     assert errors == []
 
 
-def test_kalah_is_played_by_clicking_its_pits(browser, serve):
+def test_kalah_is_played_by_clicking_its_pits(browser_context, serve):
     server = serve("kalah")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     expected = cli_json("analyze", "kalah")
     shown_moves(page, [], len(expected["moves"]))
     for m in expected["moves"]:  # each pit that can be sown shows its move's remoteness
@@ -366,10 +374,10 @@ def test_kalah_is_played_by_clicking_its_pits(browser, serve):
     assert errors == []
 
 
-def test_a_long_solve_shows_its_progress_and_can_be_cancelled(browser, serve):
+def test_a_long_solve_shows_its_progress_and_can_be_cancelled(browser_context, serve):
     server = serve("connect4", "-p", "width=5", "-p", "height=4", "--timeout", "0.5")
     errors: list[str] = []
-    page = open_page(browser, server.url, errors)
+    page = open_page(browser_context, server.url, errors)
     page.wait_for_function("() => /solving: [1-9][0-9,]* positions found/"
                            ".test(document.querySelector('#solve-text').textContent)")
     assert page.is_visible("#solve-cancel")

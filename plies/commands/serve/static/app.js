@@ -227,6 +227,9 @@ function remotenessOf(judged, move) {
 
 function drawGrid(item, moves, judged) {
   const wrap = element("div", {class: "grid-wrap"});
+  // cells of 52 pixels, smaller for a wide board (Gomoku's 15 columns) so that it fits
+  const size = Math.max(22, Math.min(52, Math.floor(470 / item.cols)));
+  wrap.style.setProperty("--cell", `${size}px`);
   const cellMoves = new Map();   // "r,c" -> move
   const columnMoves = new Map(); // c -> move
   for (const m of moves) {
@@ -236,7 +239,7 @@ function drawGrid(item, moves, judged) {
   }
   if (columnMoves.size) {
     const row = element("div", {class: "column-moves"});
-    row.style.gridTemplateColumns = `repeat(${item.cols}, 52px)`;
+    row.style.gridTemplateColumns = `repeat(${item.cols}, var(--cell))`;
     for (let c = 0; c < item.cols; c++) {
       const move = columnMoves.get(c);
       if (move === undefined) { row.append(element("button", {class: "none", disabled: ""}, "")); continue; }
@@ -250,7 +253,7 @@ function drawGrid(item, moves, judged) {
     wrap.append(row);
   }
   const grid = element("div", {class: "grid", "data-grid": item.name});
-  grid.style.gridTemplateColumns = `repeat(${item.cols}, 52px)`;
+  grid.style.gridTemplateColumns = `repeat(${item.cols}, var(--cell))`;
   for (let r = 0; r < item.rows; r++) {
     for (let c = 0; c < item.cols; c++) {
       const cell = item.cells[r][c];
@@ -265,7 +268,7 @@ function drawGrid(item, moves, judged) {
         const glyph = kind === "number" || cell.text.length === 1 ? cell.text : cell.text[0].toUpperCase();
         const piece = element("span", {class: `piece ${kind}`, title: cell.text}, glyph);
         button.append(cell.player !== null ? paint(piece, cell.player) : piece);
-      } else if (move !== undefined && cellMoves.has(`${r},${c}`)) {
+      } else if (move !== undefined && cellMoves.has(`${r},${c}`) && judged.has(move)) {
         button.append(element("span", {class: `hint ${outcomeOf(judged, move)}`},
                               remotenessOf(judged, move)));
       }
@@ -355,14 +358,15 @@ function renderMoves() {
   $("#moves thead th:last-child").textContent = chance ? "probability" : "for the mover";
   // best first when the values are known (analyze's order), else the game's order
   const order = analysis ? analysis.moves.map((row) => row.move) : position.moves.map((m) => m.move);
+  const unknown = found && !found.pending && !analysis ? "?" : "…";  // "…": still coming
   for (const move of order) {
     const entry = judged.get(move);
     const row = entry ? entry.row : null;
     const outcome = entry && entry.judged ? entry.judged.outcome || "" : "";
     const tr = element("tr", {class: `${outcome}${row && row.best ? " best" : ""}`, "data-move": move});
     tr.append(element("td", {class: "move"}, move),
-              element("td", {class: "value"}, row ? valueText(row) : "…"),
-              element("td", {class: "remoteness"}, row ? (row.remoteness === null ? "-" : String(row.remoteness)) : "…"),
+              element("td", {class: "value"}, row ? valueText(row) : unknown),
+              element("td", {class: "remoteness"}, row ? (row.remoteness === null ? "-" : String(row.remoteness)) : unknown),
               element("td", {class: "outcome"}, chance ? (row ? row.probability : "")
                                                        : (entry && entry.judged ? entry.judged.outlook || outcome : "")));
     tr.addEventListener("click", () => play(move));
