@@ -138,6 +138,9 @@ def _reports_errors(command):
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
                   f"error: {error}", moves=getattr(error, "moves", None),
                   stopped_by=getattr(error, "stopped_by", None))
+        except MemoryError:
+            _fail(as_json, 1, "error", "error: plies ran out of memory: give the command "
+                                       "--max-nodes or --timeout, or ask for less")
         finally:
             _AT.reset(at)
 
@@ -692,6 +695,8 @@ def _efg(model, start, depth, max_nodes, timeout, output, before: list[str]) -> 
         text = efg_tree(model, start, max_nodes=max_nodes, timeout=timeout)
     except PliesError:
         raise
+    except MemoryError:
+        raise  # not a rule failing: said as such
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
         raise _perft_fault(model, error, start, max_nodes, before) from None
     if output is None:
@@ -885,6 +890,8 @@ def perft(
         if result is None:
             result = count_positions(model, depth, state=start, distinct=distinct,
                                      max_nodes=max_nodes, timeout=timeout)
+    except MemoryError:
+        raise  # not a rule failing: said as such
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
         raise _perft_fault(model, error, start, depth, _moves(from_moves)) from None
     stopped = getattr(result, "stopped", None)

@@ -17,6 +17,7 @@ from plies.errors import Diagnostic, GameRuntimeError, PliesError
 from plies.backends.python.generated import GeneratedCode
 from plies.frontend.span import Span
 from plies.frontend.runtime import RUNTIME, GameFault, Move
+from plies.solvers.limits import SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
 if TYPE_CHECKING:
@@ -243,8 +244,11 @@ class GameModel:
                       before: list[str] | None = None) -> GameRuntimeError | None:
         """The game-file location of an exception raised inside generated code, or None.
 
-        ``before`` are the moves (texts) that led to the search's root.
+        ``before`` are the moves (texts) that led to the search's root. A limit met inside
+        the rules (``SearchStopped``) or memory running out is not a rule failing: None.
         """
+        if isinstance(error, (MemoryError, SearchStopped)):
+            return None
         lineno, function, columns = self._generated_line(error)
         if lineno is None:
             return None

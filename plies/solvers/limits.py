@@ -151,7 +151,10 @@ class Limits:
         now = perf_counter()
         spent = now - self.last_work_time
         if spent > 0:  # aim at one report every CHECK_SECONDS, whatever a unit costs
-            self.work_interval = max(256, min(1 << 24, int(units / spent * CHECK_SECONDS)))
+            # (at most four times the last interval: a first report that came quickly, from a
+            # loop's setup, must not make the next one wait for 16 million units)
+            self.work_interval = max(256, min(1 << 24, 4 * self.work_interval,
+                                              int(units / spent * CHECK_SECONDS)))
         self.last_work_time = now
         reason = None
         if self.max_nodes is not None and self.work >= self.max_nodes * WORK_PER_NODE:
