@@ -880,10 +880,10 @@ def perft(
     start = _start(model, from_moves)
     result = None
     limited = max_nodes is not None or timeout is not None
-    if backend == "native" and limited:
-        raise UsageError("--backend native counts without limits: drop --max-nodes and "
-                         "--timeout, or count in Python")
-    if backend == "native" and not distinct:
+    if backend == "native" and (distinct or limited):  # the C count keeps no set, reads no clock
+        why = "--distinct" if distinct else "--timeout" if timeout is not None else "--max-nodes"
+        _notice(f"native: {why} is counted by the Python back end; running in Python")
+    elif backend == "native":
         from plies.backends.native.backend import native_perft
         result = native_perft(model, depth, start, _notice)
     try:

@@ -55,9 +55,6 @@ def test_without_json_a_rejected_option_value_stays_clicks_text():
     (["solve", "tictactoe", "--json", "--memory", "3XB"],
      "error: --memory takes a size such as 1GB, 512MB or 100000 (bytes); got '3XB'"),
     (["query", "nosuch.db", "--json"], "error: no database file 'nosuch.db'"),
-    (["perft", "tictactoe", "-d", "1", "--timeout", "1", "--backend", "native", "--json"],
-     "error: --backend native counts without limits: drop --max-nodes and --timeout, or count "
-     "in Python"),
 ])
 def test_every_usage_error_under_json_is_a_json_object_on_stdout_alone(args, message):
     result = runner.invoke(app, args)
