@@ -327,6 +327,15 @@ def test_bad_requests_get_the_usage_error_object(request_):
                              "moves": None}
 
 
+def test_a_request_too_long_is_refused_before_it_is_read_whole():
+    with served("tictactoe") as client:
+        answer = client.post("/api/check", content=b"[" * 5_000_000,
+                             headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert answer.json()["message"] == ("error: the request is too long: a game's text has at "
+                                         "most 1,000,000 characters")
+
+
 def test_a_text_too_long_is_refused():
     with served("tictactoe") as client:
         answer = client.post("/api/check", json={"source": "#" * 1_000_001})

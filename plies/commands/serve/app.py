@@ -96,10 +96,12 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
     async def body_of(request: Request) -> dict:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise BadRequest("send the request as JSON (Content-Type: application/json)")
-        raw = await request.body()
-        if len(raw) > 4 * MAX_SOURCE:
-            raise BadRequest(f"the request is too long: a game's text has at most "
-                             f"{MAX_SOURCE:,} characters")
+        raw = bytearray()
+        async for chunk in request.stream():  # read no more than a game's text can take
+            raw += chunk
+            if len(raw) > 4 * MAX_SOURCE + 1024:
+                raise BadRequest(f"the request is too long: a game's text has at most "
+                                 f"{MAX_SOURCE:,} characters")
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
