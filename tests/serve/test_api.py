@@ -303,8 +303,30 @@ utility 0
         assert time.monotonic() - started < 60  # a hang guard, not a speed test
     assert answer.status_code == 422
     assert answer.json()["message"] == ("error: stopped by timeout: the game's rules took more "
-                                        "than 0.3 s (--timeout) in one step")
+                                        "than 0.3 s (--timeout) for this request")
     assert answer.json()["stopped_by"] == "timeout"
+
+
+def test_the_time_limit_holds_for_a_whole_request_not_each_move():
+    slowly = """game slowly
+players A max, B min
+state
+  n: 0..200 = 0
+  x: int = 0
+move go {
+  for i in 1..10000 { for j in 1..30 { x += 1  x -= 1 } }
+  n += 1
+}
+terminal n == 200
+utility 0
+"""
+    from plies.commands.serve.session import Session as Served
+    session = Served(slowly, "slowly.game", {}, timeout=0.3)
+    with TestClient(create_app(session)) as client:
+        answer = client.get("/api/position", params={"moves": " ".join(["go"] * 200)})
+    assert answer.status_code == 422
+    assert answer.json()["message"] == ("error: stopped by timeout: the game's rules took more "
+                                        "than 0.3 s (--timeout) for this request")
 
 
 @pytest.mark.parametrize("request_", [

@@ -154,7 +154,7 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
             return {"generation": loaded.generation, "played": moves,
                     **session.mapped(model, moves, position_json, model, state)}
 
-        found = await in_worker(work)
+        found = await in_worker(session.rules, work)
         return found if isinstance(found, JSONResponse) else JSONResponse(found)
 
     async def analysis(request: Request):
@@ -183,7 +183,7 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         def work():
             model = loaded.model
             shown = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
-            start = session.replay(model, moves)
+            start = session.rules(session.replay, model, moves)
             search = explain_search(model, shown, state=start, before=moves,
                                     max_steps=session.max_steps, timeout=session.timeout)
             return {"generation": loaded.generation, "played": moves,

@@ -157,36 +157,37 @@ class Session:
 
     # -- positions --
 
-    def rule(self, function, *args):
-        """Run a rule of the game under the request's time limit (as ``plies play`` does).
+    def rules(self, function, *args):
+        """Run ``function``, which runs the game's rules, under the request's time limit: the
+        rules' work counter stops it inside a costly position too, as in ``plies play``.
 
         Raises:
-            RuleTimeout: the rules took longer than ``timeout``.
+            RuleTimeout: the rules took longer than ``timeout`` in all.
         """
         try:
             return within(self.timeout, function, *args)
         except SearchStopped:
             raise RuleTimeout(f"stopped by timeout: the game's rules took more than "
-                              f"{self.timeout:g} s (--timeout) in one step") from None
+                              f"{self.timeout:g} s (--timeout) for this request") from None
 
     def replay(self, model, moves: list[str]):
-        """The state after ``moves``, each move's rules under the request's time limit.
+        """The state after ``moves`` (run it under ``rules``).
 
         Raises:
             IllegalMoveError: a move is not legal where it is played.
             GameRuntimeError: a rule failed (at its line, with the moves from the start).
-            RuleTimeout: a move's rules took longer than ``timeout``.
         """
-        state = self.rule(model.initial_state)
+        state = self.mapped(model, [], model.initial_state)
         for k, text in enumerate(moves):
             state = self.mapped(model, moves[:k + 1], model.play, state, text)
         return state
 
-    def mapped(self, model, moves: list[str], function, *args):
-        """``rule(function, *args)`` with a failure of the game's rules reported at its line,
-        as the CLI reports it, after ``moves``."""
+    @staticmethod
+    def mapped(model, moves: list[str], function, *args):
+        """``function(*args)`` with a failure of the game's rules reported at its line, as
+        the CLI reports it, after ``moves``."""
         try:
-            return self.rule(function, *args)
+            return function(*args)
         except (PliesError, SearchStopped):
             raise
         except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
@@ -212,7 +213,7 @@ class Session:
                 stored.close()
             return self._judged(model, found.to_json(), "database")
         if loaded.solution is not None:
-            state = self.replay(model, moves)
+            state = self.rules(self.replay, model, moves)
             i = loaded.solution.find(state)
             if i is not None:
                 found = analysis_of(model, moves, loaded.solution, i)
