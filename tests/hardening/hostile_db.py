@@ -34,15 +34,22 @@ EDITS = {
 }
 
 
-def hostile_copies(database: Path, folder: Path) -> dict[str, Path]:
-    """A copy of ``database`` for each edit in ``EDITS``, by the edit's name."""
+def hostile_copies(database: Path, folder: Path,
+                   edits: dict[str, list[str]] | None = None) -> dict[str, Path]:
+    """A copy of ``database`` for each edit (by default ``EDITS``), by the edit's name; an edit
+    of several scripts applies each that still applies after those before it."""
     copies = {}
-    for name, sql in EDITS.items():
+    for name, scripts in (EDITS if edits is None else edits).items():
         copy = folder / f"{name}.db"
         shutil.copyfile(database, copy)
         connection = sqlite3.connect(copy)
         try:
-            connection.executescript(sql)
+            for k, sql in enumerate([scripts] if isinstance(scripts, str) else scripts):
+                try:
+                    connection.executescript(sql)
+                except sqlite3.OperationalError:
+                    if k == 0:
+                        raise  # the first always applies: a later one may not (a table dropped)
             connection.commit()
         finally:
             connection.close()

@@ -9,31 +9,14 @@ import pytest
 
 from plies.game.model import GameModel
 
-from .common import REPRO, clean, cpu_seconds, run
+from .common import clean, run
 
-pytestmark = pytest.mark.timeout(300)  # a hang guard
+pytestmark = pytest.mark.timeout(120)  # a hang guard
 
-# Every command with --timeout, as the large-position pass of the fuzz test runs them.
-TIMED = [
-    ["solve", "--timeout", "0.5"],
-    ["perft", "--depth", "3", "--timeout", "0.5"],
-    ["explain", "--timeout", "0.5"],
-    ["tree", "--timeout", "0.5"],
-    ["analyze", "--timeout", "0.5"],
-    ["validate", "--explore", "--timeout", "0.5"],
-    ["test", "--timeout", "0.5"],
-]
-
-
-@pytest.mark.parametrize("command", TIMED, ids=lambda c: c[0])
-def test_a_million_moves_in_one_position_stop_at_the_timeout(command):
-    with cpu_seconds() as spent:
-        result = run(command[0], REPRO / "million_moves.game", *command[1:])
-    assert result.exit_code in (0, 1), result.output  # a stop, or a search without a value
-    assert "Traceback" not in result.output
-    # before: perft 4.7 s, analyze 4.1 s, explain 2.7 s at --timeout 0.5 (the work interval
-    # grew to 16 million after a first report from a loop's setup)
-    assert spent.seconds < 8, (command, spent.seconds)
+# (Every command with --timeout on a position of 10^6 moves and on the 4 x 1000 board: the
+# large-position pass of tests/test_fuzz.py. Before, at --timeout 0.5 on 10^6 moves, perft took
+# 4.7 s, analyze 4.1 s and explain 2.7 s: the work interval grew to 16 million units after a
+# first report from a loop's setup.)
 
 
 def test_memory_running_out_is_a_message(monkeypatch):

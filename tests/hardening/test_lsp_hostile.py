@@ -48,24 +48,6 @@ def opened(client: Client, tmp_path, text: str = TYPO, name: str = "g.game") -> 
     return uri
 
 
-def test_a_document_never_opened_gets_null_and_is_not_read_from_disk(client, tmp_path):
-    on_disk = tmp_path / "disk.game"
-    on_disk.write_text(FIXED, encoding="utf-8")
-    document = {"uri": on_disk.as_uri()}
-    for method, params in [("textDocument/hover", {"textDocument": document,
-                                                   "position": _at(9, 12)}),
-                           ("textDocument/formatting", {"textDocument": document,
-                                                        "options": {"tabSize": 2,
-                                                                    "insertSpaces": True}}),
-                           ("textDocument/definition", {"textDocument": document,
-                                                        "position": _at(9, 12)}),
-                           ("textDocument/completion", {"textDocument": document,
-                                                        "position": _at(9, 12)})]:
-        answer = reply(client, method, params)
-        assert answer.get("result") is None and "error" not in answer, answer
-    assert client.close() == 0
-
-
 INVALID_PARAMS = [
     None, 5, {"textDocument": 5, "position": _at(0, 0)}, {"textDocument": {"uri": 7}},
     {"textDocument": {"uri": "file:///x.game"}, "position": {"line": -1, "character": 0}},
@@ -82,29 +64,38 @@ JUNK = [
 ]
 
 
-def test_invalid_params_get_invalid_params(client):
-    for params in INVALID_PARAMS:
+def test_unopened_documents_get_null_and_bad_params_invalid_params(client, tmp_path):
+    on_disk = tmp_path / "disk.game"
+    on_disk.write_text(FIXED, encoding="utf-8")
+    document = {"uri": on_disk.as_uri()}
+    for params in INVALID_PARAMS:  # and requests with params that are no request's
         answer = reply(client, "textDocument/hover", params)
         assert answer["error"]["code"] == -32602, answer
-        assert "data" not in answer["error"]
-        assert "Traceback" not in str(answer)
+        assert "data" not in answer["error"] and "Traceback" not in str(answer)
+    for method, params in [("textDocument/hover", {"textDocument": document,
+                                                   "position": _at(9, 12)}),
+                           ("textDocument/formatting", {"textDocument": document,
+                                                        "options": {"tabSize": 2,
+                                                                    "insertSpaces": True}}),
+                           ("textDocument/definition", {"textDocument": document,
+                                                        "position": _at(9, 12)}),
+                           ("textDocument/completion", {"textDocument": document,
+                                                        "position": _at(9, 12)})]:
+        answer = reply(client, method, params)
+        assert answer.get("result") is None and "error" not in answer, answer
     assert client.close() == 0
 
 
 def test_a_frame_that_cannot_be_read_is_answered_or_skipped(client, tmp_path):
     uri = opened(client, tmp_path, FIXED)
+    raw(client, b"Content-Length: 5\r\n\r\n\x00\x00\x00\x00\x00")
+    answer = client.wait(lambda m: "error" in m)  # a body that is not JSON: a parse error
+    assert answer["id"] is None and answer["error"]["code"] == -32700
     for junk in JUNK:
         raw(client, junk)  # the stream goes on: the next messages are read
         found = client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                       "position": _at(9, 12)})
         assert found["contents"]["value"].startswith("`(state variable) score"), junk
-    assert client.close() == 0
-
-
-def test_a_body_that_is_not_json_gets_a_parse_error(client):
-    raw(client, b"Content-Length: 5\r\n\r\n\x00\x00\x00\x00\x00")
-    answer = client.wait(lambda m: "error" in m)
-    assert answer["id"] is None and answer["error"]["code"] == -32700
     assert client.close() == 0
 
 
