@@ -374,6 +374,7 @@ def _result_json(model, solved, moves, depth: int | None = None) -> dict:
         "proved": result.proved,
         "depth": result.depth,
         "nodes": result.nodes,
+        "threads": result.threads,
         "seconds": round(result.seconds, 6),
         "stats": stats,
     }
@@ -504,7 +505,10 @@ def _result_text(model, solved, moves, depth: int | None = None, asked: str = "a
     else:
         status = f"not proved: depth-limited to {result.depth} {'ply' if result.depth == 1 else 'plies'}"
     lines.append(f"status     {status}")
-    lines.append(f"algorithm  {_algorithm_run(model, solved, asked, use_table)}")
+    threads = getattr(result, "threads", 1)
+    lines.append(f"algorithm  {_algorithm_run(model, solved, asked, use_table)}"
+                 + (f", {threads} threads (their nodes: other counts than one thread's)"
+                    if threads > 1 else ""))
     lines.append("")
     rate = f"  ({result.nodes / result.seconds:,.0f} nodes/s)" if result.seconds > 0 else ""
     rows = [("nodes", f"{result.nodes:,}"), ("leaves", f"{result.leaves:,}"),

@@ -62,6 +62,9 @@ class SearchResult:
             ``interrupted``.
         root_moves: For a stopped search, ``(k, n)``: k of the root's n moves were fully
             valued (searched, or terminal) when it stopped; None when not known.
+        threads: Threads that searched together (the native search's ``--threads``, once the
+            search was large enough for them to join); with more than one, the counts are
+            all threads' and differ from one thread's.
     """
 
     value: Value | None
@@ -78,6 +81,7 @@ class SearchResult:
     algorithm: str = ""
     stopped: str | None = None
     root_moves: tuple[int, int] | None = None
+    threads: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", exact(self.value))

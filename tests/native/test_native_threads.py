@@ -44,6 +44,7 @@ def test_threads_give_one_threads_value(native, join_at_once, game, params):
     for threads in (2, 3):
         result = compiled.solve("auto", threads=threads)
         assert result.value == one.value and result.proved and result.stopped is None
+        assert result.threads == (threads if one.nodes > 4096 else 1)
         # the best move is worth the value: the child's value, searched alone, is the same
         child = model.result(model.initial_state(), result.best_move)
         if not model.is_terminal(child):
@@ -56,6 +57,7 @@ def test_a_small_search_stays_with_one_thread(native):
     one, four = compiled.solve("auto"), compiled.solve("auto", threads=4)
     assert (four.value, four.best_move, four.nodes, four.principal_variation) == \
         (one.value, one.best_move, one.nodes, one.principal_variation)
+    assert four.threads == one.threads == 1
 
 
 def test_limits_stop_every_thread(native, join_at_once):
@@ -80,6 +82,7 @@ def test_the_command_line_takes_threads(native):
                                  "--backend", "native", "--threads", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert '"value": 0' in result.stdout
+    assert '"threads": 1' in result.stdout  # 23,647 nodes: too few for the others to join
     default = runner.invoke(app, ["solve", "connect4", "-p", "width=4", "-p", "height=4",
                                   "--backend", "native", "--json"])  # every core
     assert default.exit_code == 0 and '"value": 0' in default.stdout

@@ -151,6 +151,7 @@ class NativeGame:
             seconds=perf_counter() - started,  # with the line found again, under the timeout
             algorithm=self.algorithm_name(algorithm),
             stopped=STOPS.get(kind),
+            threads=out[18],
         )
 
     def algorithm_name(self, algorithm: str) -> str:

@@ -945,6 +945,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     out[0] = kind;
     put_value(out + 1, found);
     finish(out, line, line_len, where, all, made, lined, failed);
+    out[18] = shared_table ? helpers_started : 1;  /* the threads that searched */
     table_free(table, table_slots); table = NULL; table_slots = 0;
     for (int i = 0; i < made; i++) free_worker(all[i]);
     me = NULL;
