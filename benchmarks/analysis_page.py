@@ -44,26 +44,6 @@ def run(command: str, keep: int | None = None) -> str:
     return "```console\n$ " + command + "\n" + "\n".join(lines) + "\n```"
 
 
-def sweep_markdown(command: str) -> str:
-    """A parameter sweep (``plies solve ... --json``) as a Markdown table, with its command."""
-    args = shlex.split(command)[1:] + ["--json"]
-    result = CliRunner().invoke(app, args, catch_exceptions=False)
-    rows = json.loads(result.stdout)["rows"]
-    names = list(rows[0]["params"]) if rows else []
-    names = [n for n in names if len({str(r["params"][n]) for r in rows}) > 1]
-    lines = [f"`{command}`", "",
-             "| " + " | ".join([*names, "value", "≈", "verdict", "remoteness", "positions or "
-                                "nodes", "method", "seconds"]) + " |",
-             "|" + "---:|" * len(names) + "---:|---:|---|---:|---:|---|---:|"]
-    for row in rows:
-        remoteness = "–" if row["remoteness"] is None else str(row["remoteness"])
-        lines.append("| " + " | ".join([
-            *(str(row["params"][n]) for n in names), row["value_exact"],
-            f"{row['value']:.4f}", row["verdict"], remoteness, f"{row['nodes']:,}",
-            row["algorithm"], f"{row['seconds']:.2f}"]) + " |")
-    return "\n".join(lines)
-
-
 def value_census(db: Path) -> str:
     """How the positions of a database split by value and by the player to move."""
     with sqlite3.connect(db) as connection:
@@ -108,9 +88,9 @@ def build() -> str:
         "ANALYZE_START": run("plies analyze tictactoe", keep=9),
         "ANALYZE_CHANCE": run("plies analyze piglet_endless --from flip"),
         "SOLVE": run('plies solve tictactoe --from "place(0,0) place(0,1)"', keep=7),
-        "CONNECT": sweep_markdown("plies solve connect4 --param width=3..5 --param height=3..4"),
-        "PIGLET": sweep_markdown("plies solve piglet_endless --param goal=1..8"),
-        "PIG": sweep_markdown("plies solve pig --param budget=0 --param goal=2..8"),
+        "CONNECT": run("plies solve connect4 --param width=3..5 --param height=3..4"),
+        "PIGLET": run("plies solve piglet_endless --param goal=1..8"),
+        "PIG": run("plies solve pig --param budget=0 --param goal=2..8"),
         "MORRIS": run("plies solve morris3", keep=4),
         "MORRIS_ANALYZE": run('plies analyze morris3 --from "place(1,1) place(0,0) place(2,2) '
                               'place(0,2) place(0,1) place(2,0)"'),

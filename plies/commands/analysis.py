@@ -567,18 +567,24 @@ def sweep(game: str, fixed: dict, ranges: dict[str, list[int]], *,
 
 
 def sweep_table(rows: list[SweepRow], names: list[str]) -> str:
-    """The sweep as a table: the parameters, value, verdict, remoteness, nodes and seconds."""
-    header = [*names, "value", "verdict", "remoteness", "nodes", "seconds"]
+    """The sweep as a table: the parameters that vary, the value exact and as a decimal, the
+    verdict, the remoteness, the positions (a strong solve) or nodes (a search), the method
+    and the time (docs/analysis.md shows it as it is printed)."""
+    header = [*names, "value", "≈", "verdict", "remoteness", "positions or nodes", "method",
+              "time"]
     body = []
     for row in rows:
-        result = row.solved.result
-        value = "?" if result.value is None else \
-            shown_value(result.value, not row.solved.error_bound, row.solved.error_bound)
+        result, bound = row.solved.result, row.solved.error_bound
+        if result.value is None:
+            value = approx = "?"
+        else:
+            value = f"± {bound:.0e}" if bound else value_text(result.value)
+            approx = f"{float(result.value):.4f}"
         far = "-" if row.solved.remoteness is None else str(row.solved.remoteness)
-        body.append([*(str(row.params[n]) for n in names), value, row.verdict, far,
-                     f"{result.nodes:,}", f"{row.seconds:.2f}"])
+        body.append([*(str(row.params[n]) for n in names), value, approx, row.verdict, far,
+                     f"{result.nodes:,}", result.algorithm, f"{row.seconds:.2f} s"])
     widths = [max(len(line[k]) for line in [header, *body]) for k in range(len(header))]
-    text_columns = {len(names) + 1}  # the verdict is left-aligned, the numbers right-aligned
+    text_columns = {len(names) + 2, len(names) + 5}  # verdict and method: left-aligned
     lines = []
     for line in [header, *body]:
         cells = [cell.ljust(w) if k in text_columns else cell.rjust(w)

@@ -96,3 +96,25 @@ def test_solve_strong_shows_the_value_once(hog):
     assert result.stdout.splitlines()[1] == f"value      {HOG_VALUE}  (favours A)"
     whole = run("solve", "--strong", "tictactoe").stdout.splitlines()[1]
     assert whole == "value      0  (draw)"
+
+
+# ---- item 3: a range sweep prints the table docs/analysis.md shows ---------------------------
+
+
+def test_a_sweep_prints_the_columns_of_the_analysis_page():
+    result = run("solve", "piglet_endless", "--param", "goal=1..2")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["goal", "value", "≈", "verdict", "remoteness", "positions", "or",
+                                "nodes", "method", "time"]
+    assert lines[3].split()[:8] == ["2", "1/7", "0.1429", "favours", "A", "-", "32", "policy"]
+    assert lines[3].endswith(" s")
+
+
+def test_the_analysis_page_shows_the_sweeps_as_the_command_prints_them():
+    page = (HERE.parents[1] / "docs" / "analysis.md").read_text(encoding="utf-8")
+    for command in ["plies solve connect4 --param width=3..5 --param height=3..4",
+                    "plies solve piglet_endless --param goal=1..8",
+                    "plies solve pig --param budget=0 --param goal=2..8"]:
+        assert f"```console\n$ {command}\n" in page  # a capture, checked by tests/test_captures
+    assert "| value | ≈ |" not in page
