@@ -179,6 +179,11 @@ def test_tictactoe_played_to_the_end_by_clicking(browser_context, serve, shots):
             outcome = "win" if m["value"] * mover > 0 else "lose" if m["value"] * mover < 0 \
                 else "draw"
             assert outcome in hint.get_attribute("class")
+        if moves:  # what the last move was worth, from the analysis before it
+            before = analyze_after(moves[:-1])
+            row = next(m for m in before["moves"] if m["move"] == moves[-1])
+            assert page.inner_text("#last-move").startswith(f"{moves[-1]}: ")
+            assert page.inner_text("#last-move").endswith(" (a best move)") == row["best"]
         if len(moves) == 2:
             page.screenshot(path=str(shots / "serve-tictactoe.png"))
         # X plays its best move, O its worst: X wins before the board is full
@@ -197,6 +202,10 @@ def test_tictactoe_played_to_the_end_by_clicking(browser_context, serve, shots):
     assert values == [analyze_after(moves[:k])["value_exact"] for k in range(len(moves) + 1)]
     # undo, redo, and a link that reproduces the position
     page.click("#undo")
+    shown_moves(page, moves[:-1], len(analyze_after(moves[:-1])["moves"]))
+    page.keyboard.press("ArrowLeft")  # the arrows undo and redo too
+    shown_moves(page, moves[:-2], len(analyze_after(moves[:-2])["moves"]))
+    page.keyboard.press("ArrowRight")
     shown_moves(page, moves[:-1], len(analyze_after(moves[:-1])["moves"]))
     page.click("#redo")
     wait_text(page, "#turn", "Game over")

@@ -99,7 +99,8 @@ async function loadGame() {
   $("#algorithm").value = "";
 }
 
-async function go(moves, {keepRedo = false} = {}) {
+async function go(moves, {redo = []} = {}) {
+  // redo: the moves taken back, as they are once this position is shown
   const token = ++page.token;
   const answer = await api("/api/position?" + movesQuery(moves));
   if (token !== page.token) return false;
@@ -109,7 +110,7 @@ async function go(moves, {keepRedo = false} = {}) {
   }
   showMessage("");
   page.moves = moves.slice();
-  if (!keepRedo) page.redo = [];
+  page.redo = redo;
   page.position = answer.data;
   page.analysis = page.analyses.get(moves.join(" ")) || null;
   history.replaceState(null, "", moves.length ? "?" + movesQuery(moves) : location.pathname);
@@ -141,12 +142,9 @@ async function fetchAnalysis(token) {
 }
 
 function play(move) {
-  const next = page.moves.concat([move]);
-  const redo = page.redo;
-  const keep = redo.length && redo[redo.length - 1] === move;
-  return go(next, {keepRedo: keep}).then((done) => {
-    if (done && keep) { redo.pop(); page.redo = redo; updateControls(); }
-  });
+  // the move taken back last, played again, leaves the others to redo
+  const again = page.redo.length && page.redo[page.redo.length - 1] === move;
+  return go(page.moves.concat([move]), {redo: again ? page.redo.slice(0, -1) : []});
 }
 
 function judgedMoves() {
@@ -165,6 +163,7 @@ function valueText(row) {
 
 function render() {
   renderTurn();
+  renderLastMove();
   renderBoard();
   renderChance();
   renderMoves();
@@ -187,6 +186,28 @@ function renderTurn() {
   }
   const name = paint(element("span", {class: `who p${who.index}`}, who.player), who.index, true);
   turn.append(name, who.player === who.role ? " to move" : ` (${who.role}) to move`);
+}
+
+function renderLastMove() {
+  // what the move just played was worth, from the analysis of the position before it
+  const last = $("#last-move");
+  last.textContent = "";
+  if (!page.moves.length) return;
+  const move = page.moves[page.moves.length - 1];
+  const before = page.analyses.get(page.moves.slice(0, -1).join(" "));
+  if (!before || !before.analysis || !before.judged.length) return;
+  const judged = new Map(before.judged.map((j) => [j.move, j]));
+  const rows = before.analysis.moves;
+  const played = rows.find((row) => row.move === move);
+  if (!played || !judged.get(move) || !judged.get(move).outlook) return;
+  let text = `${move}: ${judged.get(move).outlook}`;
+  if (played.best) text += " (a best move)";
+  else {
+    const best = rows.find((row) => row.best);
+    text += `; the best was ${best.move}: ${judged.get(best.move).outlook}`;
+  }
+  last.textContent = text;
+  last.dataset.outcome = judged.get(move).outcome;
 }
 
 function renderBoard() {
@@ -809,8 +830,7 @@ async function reloadSource() {
 function wire() {
   $("#undo").addEventListener("click", () => {
     if (!page.moves.length) return;
-    const redo = page.redo.concat([page.moves[page.moves.length - 1]]);
-    go(page.moves.slice(0, -1), {keepRedo: true}).then((done) => { if (done) { page.redo = redo; updateControls(); } });
+    go(page.moves.slice(0, -1), {redo: page.redo.concat([page.moves[page.moves.length - 1]])});
   });
   $("#redo").addEventListener("click", () => {
     if (page.redo.length) play(page.redo[page.redo.length - 1]);
@@ -859,6 +879,11 @@ function wire() {
     }
   });
   $("#reload").addEventListener("click", reloadSource);
+  document.addEventListener("keydown", (event) => {  // arrows: undo and redo, off the editor
+    if (event.target.closest("input, textarea, select")) return;
+    if (event.key === "ArrowLeft") $("#undo").click();
+    else if (event.key === "ArrowRight") $("#redo").click();
+  });
 }
 
 async function start() {
