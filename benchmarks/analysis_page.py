@@ -29,6 +29,7 @@ PAGE = ROOT / "docs" / "analysis.md"
 SPEED = Path(__file__).parent / "results" / "strong.json"
 PIG_100 = Path(__file__).parent / "results" / "pig100.json"
 PIG_100_COMMAND = "plies solve pig --param budget=0 --param goal=100 --json"
+TIERS = Path(__file__).parent / "results" / "tiers.json"
 COMMAND = "python -m benchmarks.analysis_page"
 
 
@@ -81,6 +82,26 @@ def pig_100() -> str:
             "Presser's 0.5306.")
 
 
+def tiers_table() -> str:
+    """The latest ``benchmarks.tiers`` run as a table, with where and when it ran."""
+    if not TIERS.is_file():
+        return "(no run yet: `flock /tmp/plies/heavy.lock python -m benchmarks.tiers`)"
+    report = json.loads(TIERS.read_text())
+    lines = [f"Python {report['python']} on {report['machine']} (a shared VM), {report['when']}, "
+             f"load average {report['load_average']:.1f} at the end (other work was running):",
+             "", "| board | workers | positions | tiers | value | wall time | CPU time "
+             "| positions/s of CPU | peak memory | on disk |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for case in report["cases"]:
+        rate = case["positions"] / case["cpu_seconds"]
+        lines.append(f"| {case['width']}x{case['height']} | {case['workers']} | "
+                     f"{case['positions']:,} | {case['tiers']} | {case['value']} | "
+                     f"{case['wall_seconds']:.0f} s | {case['cpu_seconds']:.0f} s | {rate:,.0f} | "
+                     f"{case['peak_bytes'] / 1e6:,.0f} MB | {case['bytes'] / 1e6:.1f} MB "
+                     f"({case['bytes'] / case['positions']:.1f} bytes a position) |")
+    return "\n".join(lines)
+
+
 def build() -> str:
     """The page, with the commands run in the current directory."""
     sections = {
@@ -101,6 +122,9 @@ def build() -> str:
         "EFG": run("plies tree aima_fig5_2 --format efg"),
         "SPEED": speed_table(),
         "PIG100": pig_100(),
+        "TIERS": run("plies solve --strong tictactoe --db t.sol --workers 1"),
+        "TIERS_QUERY": run('plies query t.sol --from "place(1,1) place(0,1)"', keep=8),
+        "TIERS_RUN": tiers_table(),
     }
     text = TEMPLATE
     for key, value in sections.items():
@@ -121,6 +145,8 @@ Can I keep every answer? This page shows the commands that answer, on the shippe
 - `plies solve GAME --param NAME=LO..HI`: every combination of parameters solved, one row each.
 - `plies solve --strong GAME --db FILE`: every reachable position solved and stored in SQLite;
   `plies query FILE` reads it, `plies play GAME --db FILE` plays from it.
+- `plies solve --strong GAME --db DIR`: the same solved tier by tier into a directory, on
+  every core (`--workers`) or a Ray cluster (`--engine ray`), and resumed after a stop.
 - Games whose positions repeat (`endless` in the game file) are solved by retrograde analysis,
   or with chance by policy iteration, chosen by `plies solve` itself.
 - `plies tree GAME --format efg`: the whole game tree for Gambit and OpenSpiel.
@@ -256,6 +282,74 @@ With SQL a designer counts what the game is made of; tic-tac-toe's 5,478 positio
 player to move and value:
 
 {{CENSUS}}
+
+## Strong solutions by tiers, in a directory
+
+A `--db` name that does not end in `.db`, `.sqlite` or `.sqlite3` is a solution directory,
+solved tier by tier. A *tier* is a whole number of a position that no move lowers, so
+positions of a tier lead only to the same tier or later ones. plies finds one from the rules
+when cells only ever leave their start value (the marks of tic-tac-toe, gomoku and Hex, the
+discs of Connect Four and Othello, the lines of dots and boxes) or counters only grow or only
+shrink (Kalah's stores, Nim's heaps); a game can also declare its own with `tier EXPR`, and
+`validate --explore` reports a move that lowers it, with the moves that reach it. A game with
+no tier is solved as one tier.
+
+{{TIERS}}
+
+The solve finds the positions first tier forward (the positions of a tier are those found from
+earlier tiers, then from each other), then values them last tier back: every child lies in
+the tier being valued or in a later one, already solved and read from its file. A tier whose
+moves may stay in it (three men's morris's slides) is solved by the same retrograde analysis
+as the whole game, cycles and `endless` included; the values and remoteness are the same as
+the SQLite database's (the tests compare them on eight games). Games with chance are refused
+(`--db FILE.db` stores them); `query`, `analyze --db` and `play --db` read a directory as they
+read a database:
+
+{{TIERS_QUERY}}
+
+The directory holds `solution.json` (the format's version, the game's name, parameters, text
+and the moves of `--from`, how positions are packed, the tier, the plies version, and when
+finished the tiers, positions and the start's value) and one file per tier, `tier-T.sol`: a
+32-byte header, the positions' keys in increasing order, then a 4-byte record for each (the
+value as a signed 16-bit number, the remoteness as an unsigned one, 65535 where the end cannot
+be forced). A key is the position packed into one number from what the checker knows of each
+variable (a symbol of a set, a boolean, a declared range, or the range the rules show: Connect
+Four's column heights are 0..height): 8 bytes where it fits in 64 bits (tic-tac-toe, Connect
+Four up to 7x5), wider otherwise, so a position costs 12 bytes on most boards. A reader maps
+the file into memory and finds a position by binary search.
+
+A finished tier is written under another name and renamed, so it is whole or absent, and it
+is never solved again: stop the solve at any moment (Ctrl-C, `--timeout`, `--memory`, even
+`kill -9`), run the same command, and it goes on from the last finished tier (while finding,
+from the last tier found) to the same bytes; the tests kill a solve of Connect Four 4x4 half
+way and compare. A directory holding another game, other parameters or another start, or
+written in another format version, is refused, never reused.
+
+Each tier is split into chunks that `--workers N` processes solve (all cores by default); a
+tier is where they meet, and the chunks are merged in the order of the keys, so any number of
+workers writes the same bytes. `--engine ray` runs the same chunks as Ray tasks (`pip install
+'plies[ray]'`): on one machine it starts a local cluster of `--workers` CPUs; for several,
+start a cluster and give its address, with the directory on a filesystem every node sees:
+
+```
+ray start --head --num-cpus 16                  # on the first machine
+ray start --address HEAD:6379                   # on each other machine
+plies solve connect4 -p width=6 -p height=4 --strong --db /shared/c4 --engine ray --address HEAD:6379
+```
+
+Connect Four 5x4 by tiers (`python -m benchmarks.tiers`, each solve in a process of its own):
+
+{{TIERS_RUN}}
+
+Finding and valuing run in Python: each position is expanded by the game's generated code
+twice (once to find its children, once to value it) and its children packed and looked up,
+about four times the work of the whole-game retrograde analysis of `--db FILE.db` (Connect
+Four 4x4 on this VM: 3.3 s of CPU against 0.9 s), for a memory that holds a tier's positions
+and the next one's at a time instead of the whole game's with its moves (issue 19 measured
+1.98 GB for the whole-game solve of 5x4, and 994 MB for its SQLite file). With two workers
+on a VM whose two cores other work was using, the wall time fell by a third. A local Ray
+cluster takes about 15 s to start and writes the same bytes as the worker processes (a test
+compares them).
 
 ## Trees for other tools
 
