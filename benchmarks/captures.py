@@ -79,7 +79,8 @@ class Capture:
 
     @property
     def where(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
+        page = self.page.relative_to(ROOT) if self.page.is_relative_to(ROOT) else self.page
+        return f"{page}:{self.line}"
 
     @property
     def exit_code(self) -> int:
@@ -271,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     for page in pages:
         changed = write_page(page)
         if changed:
-            print(f"{page.relative_to(ROOT)}: {changed} capture(s) rewritten")
+            shown = page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
+            print(f"{shown}: {changed} capture(s) rewritten")
     return 0
 
 
