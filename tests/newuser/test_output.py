@@ -38,6 +38,17 @@ def test_solve_names_what_ran(args, shown):
     assert algorithm_line(*args) == f"algorithm  {shown}"
 
 
+def test_hexapawn_by_both_says_which_kept_a_table(monkeypatch):
+    # The new user's hexapawn (Gardner: on 3x3 the second player wins); the table is what
+    # separates the two searches, so the line says which one had it.
+    monkeypatch.chdir(HERE)
+    auto = run("solve", "hexapawn.game").stdout.splitlines()
+    plain = run("solve", "hexapawn.game", "--algorithm", "alphabeta").stdout.splitlines()
+    assert auto[1] == plain[1] == "value      -1  (black (MIN) wins)"
+    assert "algorithm  auto: alpha-beta with a table" in auto
+    assert "algorithm  alpha-beta, no table (auto keeps one)" in plain
+
+
 def test_the_help_says_that_only_auto_keeps_a_table():
     import typer
     command = typer.main.get_command(app).commands["solve"]
