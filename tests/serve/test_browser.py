@@ -310,13 +310,13 @@ def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser_context, serv
     assert page.locator("#backdrop mark.error").inner_text() == "tur"
     page.screenshot(path=str(shots / "serve-editor.png"))
     page.click("#reload")
-    wait_text(page, "#editor-state", "not reloaded")
+    wait_text(page, "#reload-state", "not reloaded")
     assert page.locator(".cell.playable").count() == 9  # the last good game stays
     # a good text: four in a row to win, on a 3x3 board: nobody wins
     page.fill("#source", source.replace("line(board, p, 3)", "line(board, p, 4)"))
     page.wait_for_selector("#diagnostics li.ok")
     page.click("#reload")
-    wait_text(page, "#editor-state", "reloaded")
+    wait_text(page, "#reload-state", "reloaded")
     page.click("button[data-tab=moves]")
     shown_moves(page, [], 9)
     assert page.inner_text("#verdict").startswith("draw (remoteness 9)")

@@ -803,11 +803,11 @@ async function checkSource() {
 }
 
 async function reloadSource() {
-  $("#editor-state").textContent = "reloading…";
+  $("#reload-state").textContent = "reloading…";
   const answer = await api("/api/reload", {source: $("#source").value});
   if (!answer.ok) {
     renderEditor(answer.data.diagnostics || []);
-    $("#editor-state").textContent = "not reloaded: the game on the board is the last good one\n" +
+    $("#reload-state").textContent = "not reloaded: the game on the board is the last good one\n" +
       (answer.data.diagnostics && answer.data.diagnostics.length ? "" : answer.data.message);
     return;
   }
@@ -819,7 +819,7 @@ async function reloadSource() {
   await loadGame();
   renderEditor([]);
   checkSource();
-  $("#editor-state").textContent = `reloaded: ${page.game.game} (version ${page.game.generation})`;
+  $("#reload-state").textContent = `reloaded: ${page.game.game} (version ${page.game.generation})`;
   const moves = page.moves;
   if (!(await go(moves))) await go([]);
   startSolve();
@@ -866,6 +866,7 @@ function wire() {
   const area = $("#source");
   area.addEventListener("input", () => {
     page.edited = true;
+    $("#reload-state").textContent = "";
     renderEditor(page.diagnostics);  // the last ones found, until the text is checked again
     clearTimeout(checkTimer);
     checkTimer = setTimeout(checkSource, 250);
