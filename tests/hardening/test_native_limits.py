@@ -57,3 +57,15 @@ def test_the_work_after_the_search_keeps_the_timeout():
     assert spent.seconds < 30
     solved = json.loads(result.stdout)
     assert solved["value"] == 1 and solved["seconds"] < 10
+
+
+def test_perft_says_when_the_native_count_hands_over_to_python(tmp_path):
+    path = tmp_path / "fault.game"
+    path.write_text("game g\nplayers A max, B min\nstate\n  a: array[2] of 0..5 = 0\n"
+                    "  n: 0..5 = 0\nmove m when a[n] == 0 { n += 1 }\nterminal false\nutility 0\n",
+                    encoding="utf-8")
+    result = run("perft", path, "--depth", "4", "--backend", "native")
+    clean(result, 1)
+    assert result.stderr.startswith(
+        "native: a rule of the game failed; counting again in Python to say where\n"
+        f"{path}:6:13: error: index 2 is outside a (0..1)")

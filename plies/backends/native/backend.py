@@ -94,5 +94,6 @@ def native_perft(model, depth: int, state, notice: Callable[[str], object]):
         return None
     try:
         return native.perft(depth, state=state)
-    except NativeFault:
+    except NativeFault as fault:
+        notice(f"native: {fault}; counting again in Python to say where")
         return None
