@@ -77,9 +77,18 @@ TEXT_DEPTH = 200
 """Levels the text tree shows when no depth is given: each level indents by three columns."""
 
 
+PRUNED_SHOWN = 20
+"""Pruned moves listed under one node in the text tree; the rest are counted in one line (a
+position of 4,000 moves would otherwise print 4,000 lines under each node searched)."""
+
+
 def _entries(node: SearchNode) -> list[tuple[object, bool]]:
-    """A node's searched children, then its pruned moves: (child or move, pruned)."""
-    return [(child, False) for child in node.children] + [(move, True) for move, _ in node.pruned]
+    """A node's searched children, then its pruned moves: (child or move, pruned); past
+    ``PRUNED_SHOWN`` pruned moves, one entry says how many more there are."""
+    pruned = [(move, True) for move, _ in node.pruned[:PRUNED_SHOWN]]
+    if len(node.pruned) > PRUNED_SHOWN:
+        pruned.append((f"... {len(node.pruned) - PRUNED_SHOWN:,} more moves", True))
+    return [(child, False) for child in node.children] + pruned
 
 
 def text_tree(model: GameModel, search: RecordedSearch, depth: int | None = None) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from plies.game.model import GameModel
 
-from .common import clean, run
+from .common import REPRO, clean, run
 
 pytestmark = pytest.mark.timeout(120)  # a hang guard
 
@@ -38,3 +38,11 @@ def test_memory_running_out_or_a_limit_is_not_a_rule_failing():
             raise error
         except BaseException as raised:  # noqa: BLE001 - the traceback is what is mapped
             assert model.runtime_error(raised) is None
+
+
+def test_the_text_tree_counts_a_node_s_many_pruned_moves_in_one_line():
+    result = run("tree", REPRO / "gomoku_4x1000.game", "--max-nodes", "30")
+    clean(result, 0)
+    assert "└─ ... 3,968 more moves (pruned)" in result.output
+    # before: a line for each of the 3,988 pruned moves under each node, 10^5 lines here
+    assert len(result.output.splitlines()) < 500
