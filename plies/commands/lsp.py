@@ -371,6 +371,9 @@ class Session:
         self.last_good: dict[str, Symbols] = {}
         self.pending: dict[str, None] = {}  # documents to validate, oldest first
         self.lock = threading.Condition()
+        # one analysis at a time: the parser and checker raise the recursion limit and put it
+        # back, which two threads at once could do out of turn
+        self.analysing = threading.Lock()
         threading.Thread(target=self._validate_forever, daemon=True).start()
         self._register()
 
@@ -514,7 +517,8 @@ class Session:
                     continue
                 text, version = document.text, document.version
             try:
-                found = diagnostics(text, self.filename(uri))
+                with self.analysing:
+                    found = diagnostics(text, self.filename(uri))
             except Exception as error:  # noqa: BLE001 - a bug in plies: said, not fatal
                 _log(f"validating {uri} failed: {type(error).__name__}: {error}")
                 continue
@@ -556,7 +560,8 @@ class Session:
         text = document.text
         version, seen, symbols = self.symbols.get(uri, (None, None, None))
         if seen != text:
-            symbols = Symbols.of(normalize_newlines(text), self.filename(uri))
+            with self.analysing:
+                symbols = Symbols.of(normalize_newlines(text), self.filename(uri))
             self.symbols[uri] = (document.version, text, symbols)
             if symbols is not None:
                 self.last_good[uri] = symbols

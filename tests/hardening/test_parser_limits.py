@@ -37,7 +37,8 @@ def test_a_keyword_after_an_unfinished_declaration_is_a_syntax_error_not_an_inde
 
 
 def chain(length: int, body=lambda previous: previous) -> str:
-    lines = ["game chain", "players A max, B min", "state", "  n: 0..1 = 0", "def d0(x: int) = x + n"]
+    lines = ["game chain", "players A max, B min", "state", "  n: 0..1 = 0",
+             "def d0(x: int) = x + n"]
     lines += [f"def d{i}(x: int) = {body(f'd{i - 1}(x + 1)')}" for i in range(1, length)]
     lines += ["move m { n = 1 }", f"terminal d{length - 1}(0) >= 0 or n == 1", "utility 1"]
     return "\n".join(lines) + "\n"
