@@ -440,7 +440,10 @@ class Session:
                       "textDocument/didClose"):
             self._document_changed(method, message.get("params"))
             return
-        if request and method in DOCUMENT_REQUESTS and not self._shut_down():
+        if request and self._shut_down():
+            self._error(identity, INVALID_REQUEST, f"{method}: the server is shut down")
+            return
+        if request and method in DOCUMENT_REQUESTS:
             problem = _params_problem(method, message.get("params"))
             if problem is not None:
                 self._error(identity, INVALID_PARAMS, f"{method}: {problem}")

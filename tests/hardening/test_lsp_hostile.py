@@ -83,7 +83,12 @@ def test_unopened_documents_get_null_and_bad_params_invalid_params(client, tmp_p
                                                         "position": _at(9, 12)})]:
         answer = reply(client, method, params)
         assert answer.get("result") is None and "error" not in answer, answer
-    assert client.close() == 0
+    assert reply(client, "shutdown", None)["result"] is None
+    answer = reply(client, "textDocument/hover", {"textDocument": document,
+                                                  "position": _at(0, 0)})
+    assert answer["error"]["code"] == -32600  # after shutdown: an error, not silence
+    client.notify("exit", None)
+    assert client.process.wait(timeout=30) == 0
 
 
 def test_a_frame_that_cannot_be_read_is_answered_or_skipped(client, tmp_path):
