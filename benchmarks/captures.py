@@ -15,8 +15,10 @@ commands, each followed by its output. How a capture is run:
   saved first: the ```` ```plies id=NAME ```` block of the page.
 - An HTML comment on the line above the block says more, as ``key=value`` words:
   ``save=FILE:SOURCE`` saves a file first (``SOURCE`` a path in the checkout, or ``#ID`` an
-  example of the page), ``edit="OLD=>NEW"`` replaces the last ``OLD`` in the saved files, and
-  ``exit=N`` is the exit code the command must have (0 unless said). For example
+  example of the page), ``edit="OLD=>NEW"`` replaces the last ``OLD`` in the saved files,
+  ``input="LINE\\nLINE"`` is what the command reads on its standard input (a game of ``plies
+  play``, its lines separated by ``\\n``), and ``exit=N`` is the exit code the command must have
+  (0 unless said). For example
   ``<!-- capture save=corridor.game:tests/explore/11_back_and_forth.game exit=1 -->``.
 - A capture that ends with a line ``...`` shows the first lines of the output only: as many as
   it shows now.
@@ -176,8 +178,9 @@ class Scratch:
                 text = text[:at] + new + text[at + len(old):]
             (self.path / name).write_text(text, encoding="utf-8")
 
-    def run(self, line: str) -> tuple[int, list[str]]:
-        """Runs one command line of a page; its exit code and what it printed."""
+    def run(self, line: str, stdin: str = "") -> tuple[int, list[str]]:
+        """Runs one command line of a page (reading ``stdin``); its exit code and what it
+        printed."""
         words = shlex.split(line)
         if words[0] != "plies":
             raise SystemExit(f"not a plies command: {line}")
@@ -193,7 +196,7 @@ class Scratch:
         env.pop("PLIES_BACKEND", None)
         process = subprocess.run(
             [sys.executable, "-c", "from plies.cli import app; app(prog_name='plies')", *args],
-            cwd=self.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            cwd=self.path, env=env, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, encoding="utf-8", timeout=COMMAND_TIMEOUT)
         output = process.stdout
         for folder in (str(self.path.resolve()), str(self.path), str(ROOT)):
@@ -206,7 +209,8 @@ def run_capture(capture: Capture, scratch: Scratch) -> tuple[str, list[str]]:
     scratch.prepare(capture)
     body, drift = [], []
     for command in capture.commands:
-        code, printed = scratch.run(command.line)
+        stdin = capture.attrs.get("input", "").replace("\\n", "\n")
+        code, printed = scratch.run(command.line, stdin + "\n" if stdin else "")
         if printed == [""]:
             printed = []
         if code != capture.exit_code:
