@@ -170,6 +170,8 @@ class _Tracker:
         self.closed: _Open | None = None  # the bracket the last closer closed
         self.stray: Token | None = None  # a closer that matched no open bracket
         self.keyword_names: list[int] = []  # declaration keywords lexed as names, by index
+        self.prefixes = 0  # `not` and unary `-` in a row: each nests inside the one before
+        self.else_ifs = 0  # `else if` in an if expression since a chain last ended
 
     @property
     def last(self) -> Token | None:
@@ -180,6 +182,7 @@ class _Tracker:
         return self.tokens[-2] if len(self.tokens) > 1 else None
 
     def feed(self, token: Token) -> None:
+        self._count_prefixes(token)
         value = str(token)
         if value in _OPENERS:
             self.stack.append(_Open(token, len(self.tokens)))
@@ -196,6 +199,27 @@ class _Tracker:
         self.tokens.append(token)
         if len(self.tokens) > MAX_TOKENS:
             raise _TooMany(token)
+
+    def _count_prefixes(self, token: Token) -> None:
+        """Refuse a run of prefix words nested past ``MAX_NESTING`` as soon as it is read, as
+        brackets are: `not not ...`, `- - ...`, and `else if` in an if expression (each is
+        one level inside the one before; a chain ends at an `else` followed by another word)."""
+        before = self.tokens[-1] if self.tokens else None
+        if token.type == "NOT" or token.type == "MINUS" and (
+                before is None or before.type not in _OPERAND_ENDS):
+            self.prefixes += 1
+            if self.prefixes > MAX_NESTING:
+                raise _TooNested(token.line, token.column)
+        else:
+            self.prefixes = 0
+        if before is not None and before.type == "ELSE":
+            earlier = self.tokens[-2] if len(self.tokens) > 1 else None
+            if token.type != "IF":
+                self.else_ifs = 0
+            elif earlier is None or earlier.type != "RBRACE":  # not a statement's `else if`
+                self.else_ifs += 1
+                if self.else_ifs > MAX_NESTING:
+                    raise _TooNested(token.line, token.column)
 
     def forget_after(self, token: Token) -> None:
         """Forget the token read after ``token``: the error is ``token``'s own after all."""

@@ -73,10 +73,10 @@ def test_a_chain_within_the_limit_of_deeply_nested_bodies_compiles_and_solves():
 
 
 @pytest.mark.parametrize("utility, column", [
-    ("not " * 40_000 + "true", None),
-    ("if n == 0 then 1 else " * 20_000 + "0", None),
-    ("-" * 40_000 + "1", None),
-    ("let x = 1 in " * 10_000 + "1", None),
+    ("not " * 40_000 + "true", 9 + 4 * 100),  # at the 101st `not`, as brackets are refused
+    ("if n == 0 then 1 else " * 20_000 + "0", 9 + 22 * 101),  # the 101st `else if`
+    ("-" * 40_000 + "1", 9 + 100),
+    ("let x = 1 in " * 10_000 + "1", None),  # where the parser's stacks pass 20,000
 ])
 def test_a_long_run_of_prefix_keywords_is_refused_as_it_is_read(utility, column):
     with cpu_seconds() as spent:
@@ -85,6 +85,8 @@ def test_a_long_run_of_prefix_keywords_is_refused_as_it_is_read(utility, column)
     assert spent.seconds < 5
     assert (error.code, error.message) == (
         "limit", "this expression is nested more than 100 operations deep")
+    if column is not None:
+        assert (error.line, error.column) == (7, column)
 
 
 def test_keywords_read_as_names_deep_inside_an_expression_stay_linear():
