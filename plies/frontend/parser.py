@@ -31,7 +31,8 @@ MAX_PARSE_DEPTH = 20_000
 """Most symbols the parser may hold unfinished at once. A level of expression nesting holds at
 most six (`let x = 1 in`), a statement's `else if` four, so any file within ``MAX_NESTING`` and
 ``MAX_TOKENS`` stays below it (a chain of 4,000 `else if` is 16,000); past it the file is
-refused as it is read, as brackets are: a run of prefix words (`not not ...`) stops there."""
+refused as it is read (a run of `let ... in`, say; runs of `not`, `-` and `else if` are refused
+at the 101st: ``_Tracker``)."""
 MAX_ELSE_IF = 1_000
 """Most `else if` branches after one `if` statement (Python compiles the chain by recursion)."""
 MAX_TOKENS = 50_000
