@@ -295,7 +295,7 @@ def solve(
     model = _loaded_at(game, params, moves)
     if strong and db is not None and _is_solution_directory(db):
         _tier_solve(model, moves, db, as_json, max_nodes, timeout, memory, workers, engine,
-                    address)
+                    address, backend)
         return
     if workers is not None or engine != "processes" or address is not None:
         raise UsageError("--workers, --engine and --address solve by tiers: add --strong "
@@ -677,14 +677,15 @@ def _is_solution_directory(path) -> bool:
 
 
 def _tier_solve(model, moves, db, as_json, max_positions, timeout, memory, workers, engine,
-                address) -> None:
+                address, backend="python") -> None:
     """``solve --strong --db DIR``: solve tier by tier into a solution directory."""
     from plies.commands.solution import run_solve, summary_text
     from plies.solvers.graph import TooManyPositionsError
     try:
         summary = run_solve(model, moves, db, workers=workers, engine=engine, address=address,
                             timeout=timeout, memory=_memory(memory), max_positions=max_positions,
-                            show_progress=sys.stderr.isatty() and not as_json)
+                            show_progress=sys.stderr.isatty() and not as_json, backend=backend,
+                            notice=_notice)
     except TooManyPositionsError as error:
         raise solvers.SolverError(f"{error}; --max-nodes N allows more") from None
     typer.echo(json.dumps(summary, indent=2) if as_json else summary_text(summary))

@@ -66,18 +66,39 @@ def _text_of(source: str, span) -> str:
     return " ".join(line.strip() for line in lines)
 
 
-def tier_game(model) -> TierGame:
-    """What the tier solver needs of a compiled game."""
-    packed = packing(model.checked)
+_PACKINGS: dict[int, tuple] = {}
+"""id(checked game) -> (the checked game, its packing): a packing is compiled once."""
+
+
+def packing_of(checked):
+    """The packing of a checked game, compiled once."""
+    found = _PACKINGS.get(id(checked))
+    if found is None or found[0] is not checked:
+        found = _PACKINGS[id(checked)] = (checked, packing(checked))
+    return found[1]
+
+
+def tier_game(model, native: bool = False, notice=None) -> TierGame:
+    """What the tier solver needs of a compiled game; with ``native``, the C back end finds
+    and values what it can (``plies.backends.native.tiers``), after ``notice`` says why not
+    when it cannot."""
+    packed = packing_of(model.checked)
     tier, _ = tier_of(model)
-    return TierGame(model, tier, packed.pack, packed.unpack, packed.width, packed.check)
+    helper = None
+    if native:
+        from plies.backends.native.tiers import native_tiers
+        measure = infer_tier(model.checked) if getattr(model, "tier", None) is None else None
+        helper, reason = native_tiers(model, packed, measure)
+        if helper is None and notice is not None:
+            notice(f"native: {reason}; solving by tiers in Python")
+    return TierGame(model, tier, packed.pack, packed.unpack, packed.width, packed.check, helper)
 
 
-def _worker_game(source: str, filename: str, params: dict) -> TierGame:
+def _worker_game(source: str, filename: str, params: dict, native: bool = False) -> TierGame:
     """A worker's ``TierGame``: the game loaded from its text (a top-level function, so the
     job pickles for a process pool or Ray)."""
     from plies.game.loader import load_source
-    return tier_game(load_source(source, filename, **params))
+    return tier_game(load_source(source, filename, **params), native)
 
 
 def identity(model, start_moves: list[str]) -> dict:
@@ -93,15 +114,17 @@ def identity(model, start_moves: list[str]) -> dict:
         "params": params,
         "start_moves": list(start_moves),
         "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
-        "packing": packing(model.checked).describe(),
+        "packing": packing_of(model.checked).describe(),
         "tier": tier_words,
     }
 
 
 def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engine=None,
-                       progress=None, stop=None, max_positions=None):
+                       progress=None, stop=None, max_positions=None, native: bool = False,
+                       notice=None):
     """Solve the game from the position after ``start_moves`` into the directory ``path``
-    (or go on with a solve stopped there); returns the solver's ``TierSummary``."""
+    (or go on with a solve stopped there); returns the solver's ``TierSummary``. With
+    ``native``, chunks are found and valued in C where the C back end can (the same bytes)."""
     from plies.solvers.tiers import solve_by_tiers
     if model.has_chance:
         raise UsageError("a solution directory holds games without chance; give --db a file "
@@ -111,7 +134,9 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
                          "name ending in .db to store an explicit tree's solution")
     checked = model.checked
     params = dict(model.params)
-    make = functools.partial(_worker_game, checked.source, checked.filename, params)
+    if native:  # said once here; the workers make their own
+        native = tier_game(model, True, notice).native is not None
+    make = functools.partial(_worker_game, checked.source, checked.filename, params, native)
     job = TierJob(str(path), make)
     ident = identity(model, start_moves)
     extra = {"plies_version": __version__, "filename": checked.filename,
@@ -125,7 +150,8 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
 def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int | None = None,
               engine: str = "processes", address: str | None = None,
               timeout: float | None = None, memory: int | None = None,
-              max_positions: int | None = None, show_progress: bool = False) -> dict:
+              max_positions: int | None = None, show_progress: bool = False,
+              backend: str = "python", notice=None) -> dict:
     """``plies solve GAME --strong --db DIR``: solve by tiers with the engine asked for, stop
     at ``timeout`` seconds or ``memory`` bytes (between chunks), and say what was done.
 
@@ -168,7 +194,8 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
 
     try:
         summary = solve_to_directory(model, start_moves, path, engine=runner, progress=progress,
-                                     stop=stop, max_positions=max_positions)
+                                     stop=stop, max_positions=max_positions,
+                                     native=backend == "native", notice=notice)
     except TierSolveStopped as stopped:
         limit = {"timeout": f"--timeout ({timeout or 0:g} s)", "memory": f"--memory ({memory:,} bytes)"
                  if memory else "--memory", "interrupt": "Ctrl-C"}[stopped.stopped_by]

@@ -38,7 +38,7 @@ DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 """The digits ``int(text, radix)`` reads: a run of slots of one radix up to 36 packs in C."""
 
 
-def _raw_values(slot: Slot) -> list[int]:
+def raw_values(slot: Slot) -> list[int]:
     """The values a slot holds as the state stores them, in the order of their codes."""
     if slot.values is not None:
         return [int(v) for v in slot.values]
@@ -47,7 +47,7 @@ def _raw_values(slot: Slot) -> list[int]:
 
 def _digits(slot: Slot) -> bool:
     """True when the slot packs as one digit: at most 36 values, each a byte."""
-    return slot.radix <= len(DIGITS) and all(0 <= v <= 255 for v in _raw_values(slot))
+    return slot.radix <= len(DIGITS) and all(0 <= v <= 255 for v in raw_values(slot))
 
 
 class PackingError(PliesError):
@@ -98,7 +98,7 @@ class Packing:
         # The slots in the key's order, most significant first: by radix, then by the values
         # they hold (slots holding the same values next to each other), then by place.
         self.order = sorted(range(len(self.slots)),
-                            key=lambda i: (self.slots[i].radix, _raw_values(self.slots[i]), i))
+                            key=lambda i: (self.slots[i].radix, raw_values(self.slots[i]), i))
         states = 1
         for slot in self.slots:
             states *= slot.radix
@@ -154,7 +154,7 @@ class Packing:
         runs: list[list[int]] = []
         for i in order:
             if runs and _digits(slots[i]) and _digits(slots[runs[-1][0]]) and self.flat \
-                    and _raw_values(slots[i]) == _raw_values(slots[runs[-1][0]]):
+                    and raw_values(slots[i]) == raw_values(slots[runs[-1][0]]):
                 runs[-1].append(i)
             else:
                 runs.append([i])
@@ -163,7 +163,7 @@ class Packing:
             size = slot.radix ** len(run)
             if _digits(slot) and self.flat:
                 table = bytearray(b"!" * 256)
-                for code, value in enumerate(_raw_values(slot)):
+                for code, value in enumerate(raw_values(slot)):
                     table[value] = ord(DIGITS[code])
                 namespace[f"D{r}"] = bytes(table)
                 if len(run) > 1:

@@ -107,7 +107,8 @@ def keys_bytes(keys, width: int) -> bytes:
 
 
 def write_positions(path: Path, tier: int, keys: list[int], width: int, stays: bool) -> None:
-    """A tier's sorted keys, without records (``tier-T.positions``, ``pending-T.positions``)."""
+    """Keys without records: a tier's, sorted (``tier-T.positions``), or those found in later
+    tiers, in any order (``pending-T.positions``)."""
     header = HEADER.pack(MAGIC, FORMAT_VERSION, width, len(keys), tier, int(stays))
     write_atomically(path, [header, keys_bytes(keys, width)])
 
@@ -162,6 +163,9 @@ class TierFile:
             self._views = [self._keys, whole]
         else:
             self._keys = _Keys(self.map, HEADER.size, width, count)
+
+    keys_at = HEADER.size
+    """Where the keys start in the file."""
 
     @property
     def key_sequence(self):

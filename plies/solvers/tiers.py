@@ -89,6 +89,9 @@ class TierGame:
         unpack: Key -> state.
         width: Bytes of a key.
         check: State -> None, raising an error that says why ``pack`` failed on it.
+        native: A helper that finds (``children(keys)``) and values (``values(keys,
+            solved)``) a chunk of a tier whose moves all leave it in native code, or None
+            (``plies.backends.native.tiers``); a chunk it fails on is done again in Python.
     """
 
     game: Game
@@ -97,6 +100,7 @@ class TierGame:
     unpack: Callable[[int], State]
     width: int
     check: Callable[[State], None] | None = None
+    native: object = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +245,10 @@ def discover_chunk(job: TierJob, tier: int, keys: list[int]):
     ``(key, move text, tier after, message)`` for a move lowering the tier or a failing rule.
     """
     tg, _ = _context(job)
+    if tg.native is not None:
+        found = _native_children(tg.native, tier, keys)
+        if found is not None:
+            return found
     game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
     outcome, to_move, successors = game.outcome, game.to_move, game.successors
     same: set[int] = set()
@@ -279,6 +287,30 @@ def discover_chunk(job: TierJob, tier: int, keys: list[int]):
     return same, later, bool(same), None
 
 
+def _native_children(native, tier: int, keys: list[int]):
+    """``discover_chunk``'s answer from native code, or None to find the chunk in Python (a
+    rule failed, or a move lowers the tier: Python says where)."""
+    try:
+        counts, kids, tiers = native.children(keys)
+    except ValueError:
+        return None
+    if tiers and min(tiers) == max(tiers) > tier:  # every child in one later tier (usual)
+        return set(), {tiers[0]: set(kids)}, False, None
+    same: set[int] = set()
+    later: dict[int, set[int]] = {}
+    for key, child_tier in zip(kids, tiers):
+        if child_tier == tier:
+            same.add(key)
+        elif child_tier > tier:
+            kin = later.get(child_tier)
+            if kin is None:
+                kin = later[child_tier] = set()
+            kin.add(key)
+        else:
+            return None
+    return same, later, bool(same), None
+
+
 def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
     """The records of positions ``start``..``stop`` of a tier whose moves all leave it."""
     tg, files = _context(job)
@@ -289,6 +321,16 @@ def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
         keys = here.keys(start, stop)
     finally:
         here.close()
+    if tg.native is not None:
+        solved = {}
+        for path in Path(job.directory).glob("tier-*.sol"):
+            later = F.parse_tier(path.stem)
+            if later is not None and later > tier:
+                solved[later] = _solved(job, files, later)
+        try:
+            return tg.native.values(keys, solved)
+        except ValueError:
+            pass  # a rule failed, or a value does not fit: Python says where
     out = bytearray()
     record, read = F.RECORD.pack, F.RECORD.unpack_from
     size, none = F.RECORD.size, F.NO_REMOTENESS
@@ -565,7 +607,9 @@ class _Solve:
                 from .graph import TooManyPositionsError
                 raise TooManyPositionsError(max_positions)
             F.write_positions(self.path(tier, ".positions"), tier, keys, tg.width, stays)
-            later = sorted(k for kin in pending.values() for k in kin)
+            # a checkpoint only, read back into sets: in any order (sorting costs a second a
+            # million keys)
+            later = [k for kin in pending.values() for k in kin]
             name = f"pending-{F.tier_name(tier)[5:]}.positions"
             F.write_positions(directory / name, tier, later, tg.width, False)
             for path in directory.glob("pending-*.positions"):
@@ -577,7 +621,7 @@ class _Solve:
     def close_tier(self, tier: int, pending: dict[int, set[int]]) -> tuple[list[int], bool]:
         """Every position of ``tier``: those found from earlier tiers, then from each other."""
         known = pending.pop(tier)
-        frontier = sorted(known)
+        frontier = first = sorted(known)
         stays = False
         while frontier:
             chunks = [(tier, frontier[a:b]) for a, b in chunks_of(len(frontier),
@@ -598,7 +642,7 @@ class _Solve:
                 self.check(f"finding the positions of tier {tier}")
             known.update(new)
             frontier = sorted(new)
-        return sorted(known), stays
+        return (first if len(known) == len(first) else sorted(known)), stays
 
     def tier_list(self) -> list[list]:
         tiers = []

@@ -32,6 +32,12 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
                 int64_t *out, int32_t *where);
 void plies_initial(int64_t *slots);
+int plies_tier_children(const int64_t *spec, const uint64_t *keys, int64_t n,
+                        uint64_t *child_keys, int64_t *child_tiers, int64_t capacity,
+                        int32_t *counts, int64_t *out);
+int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t ntiers,
+                      const int64_t *tier_ids, uint64_t **tier_keys, uint8_t **tier_records,
+                      const int64_t *tier_counts, uint8_t *records, int64_t *out);
 int plies_slots(void);
 int plies_entry_bytes(void);
 """

@@ -993,6 +993,190 @@ void plies_initial(int64_t *slots)
     me = NULL;
 }
 
+/* ---- tiers: positions packed into 64-bit keys, found and valued (plies/solvers/tiers.py) ----
+   spec: SLOTS; then for each slot in the key's order (the first most significant) its slot
+   number, radix, least raw value and span of raw values, followed by `span` codes (-1 for a
+   raw value the slot never holds) and `radix` raw values; then the tier: how many counted
+   slots and (slot, start value) each, how many summed slots and (slot, sign) each. */
+
+typedef struct { int64_t slot, radix, base, span; const int64_t *codes, *values; } pack_slot_t;
+static pack_slot_t packing_slots[SLOTS];
+static int64_t tier_counted, tier_summed;
+static const int64_t *tier_counted_at, *tier_summed_at;
+
+static int tier_setup(const int64_t *spec)
+{
+    if (spec[0] != SLOTS) return 0;
+    const int64_t *p = spec + 1;
+    for (int j = 0; j < SLOTS; j++) {
+        pack_slot_t *k = &packing_slots[j];
+        k->slot = p[0]; k->radix = p[1]; k->base = p[2]; k->span = p[3];
+        k->codes = p + 4;
+        k->values = p + 4 + k->span;
+        p += 4 + k->span + k->radix;
+    }
+    tier_counted = p[0]; tier_counted_at = p + 1; p += 1 + 2 * tier_counted;
+    tier_summed = p[0]; tier_summed_at = p + 1;
+    return 1;
+}
+
+static int pack_state(const state_t *s, uint64_t *key)  /* 0: a value no slot code holds */
+{
+    uint64_t k = 0;
+    for (int j = 0; j < SLOTS; j++) {
+        const pack_slot_t *p = &packing_slots[j];
+        int64_t v = s->s[p->slot] - p->base;
+        if (v < 0 || v >= p->span || p->codes[v] < 0) return 0;
+        k = k * (uint64_t)p->radix + (uint64_t)p->codes[v];
+    }
+    *key = k;
+    return 1;
+}
+
+static void unpack_key(uint64_t k, state_t *s)
+{
+    for (int j = SLOTS - 1; j >= 0; j--) {
+        const pack_slot_t *p = &packing_slots[j];
+        s->s[p->slot] = p->values[k % (uint64_t)p->radix];
+        k /= (uint64_t)p->radix;
+    }
+}
+
+static int64_t tier_of_state(const state_t *s)
+{
+    int64_t t = 0;
+    for (int64_t i = 0; i < tier_counted; i++)
+        t += s->s[tier_counted_at[2 * i]] != tier_counted_at[2 * i + 1];
+    for (int64_t i = 0; i < tier_summed; i++)
+        t += s->s[tier_summed_at[2 * i]] * tier_summed_at[2 * i + 1];
+    return t;
+}
+
+enum { TIER_SPEC = -2, TIER_FULL = -3, TIER_PACK = -4, TIER_MISSING = -5, TIER_VALUE = -6 };
+
+/* The children of each key: counts[i] of them appended to child_keys and child_tiers, or -1
+   for a terminal position. out: the kind (0, a fault, or TIER_*), the key reached, the
+   children written. TIER_FULL: more children than `capacity` (call again with more room). */
+int plies_tier_children(const int64_t *spec, const uint64_t *keys, int64_t n,
+                        uint64_t *child_keys, int64_t *child_tiers, int64_t capacity,
+                        int32_t *counts, int64_t *out)
+{
+    if (!tier_setup(spec)) { out[0] = TIER_SPEC; return TIER_SPEC; }
+    worker_t *w = new_worker(0);
+    if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
+    me = w;
+    threads = 1;
+    start(-1, -1);
+    int64_t kind = 0, used = 0;
+    volatile int64_t i = 0;
+    if (setjmp(w->escape) == 0) {
+        ply_t *p = ply_at(0);
+        for (; i < n; i++) {
+            state_t s;
+            int64_t utility;
+            unpack_key(keys[i], &s);
+            if (outcome(&s, &utility)) { counts[i] = -1; continue; }
+            expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
+            expand(&s, &x);
+            if (used + x.n > capacity) { kind = TIER_FULL; break; }
+            for (int c = 0; c < x.n; c++) {
+                if (!pack_state(&p->buf[c].st, &child_keys[used])) { kind = TIER_PACK; break; }
+                child_tiers[used++] = tier_of_state(&p->buf[c].st);
+            }
+            if (kind) break;
+            counts[i] = x.n;
+        }
+    } else {
+        kind = w->fault_kind;
+    }
+    out[0] = kind; out[1] = i; out[2] = used;
+    free_worker(w);
+    me = NULL;
+    return (int)kind;
+}
+
+/* The record (value: int16, remoteness: uint16, little-endian) of each key, from its
+   children's records in the solved later tiers: tier_ids[t], whose sorted keys and records are
+   tier_keys[t] and tier_records[t] (tier_counts[t] of them). out: the kind, the key reached. */
+int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t ntiers,
+                      const int64_t *tier_ids, uint64_t **tier_keys, uint8_t **tier_records,
+                      const int64_t *tier_counts, uint8_t *records, int64_t *out)
+{
+    if (!tier_setup(spec)) { out[0] = TIER_SPEC; return TIER_SPEC; }
+    worker_t *w = new_worker(0);
+    if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
+    me = w;
+    threads = 1;
+    start(-1, -1);
+    int64_t kind = 0;
+    volatile int64_t i = 0;
+    if (setjmp(w->escape) == 0) {
+        ply_t *p = ply_at(0);
+        for (; i < n && !kind; i++) {
+            state_t s;
+            int64_t utility, value, far;
+            unpack_key(keys[i], &s);
+            if (outcome(&s, &utility)) {
+                value = utility;
+                far = 0;
+            } else {
+                int maximizing = to_move(&s) == 1;
+                expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
+                expand(&s, &x);
+                if (x.n == 0) { kind = F_NO_MOVES; break; }
+                int64_t kid_value[x.n], kid_far[x.n];
+                for (int c = 0; c < x.n && !kind; c++) {
+                    uint64_t key;
+                    if (!pack_state(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
+                    int64_t tier = tier_of_state(&p->buf[c].st), t = 0;
+                    while (t < ntiers && tier_ids[t] != tier) t++;
+                    if (t == ntiers) { kind = TIER_MISSING; break; }
+                    const uint64_t *sorted = tier_keys[t];
+                    int64_t lo = 0, hi = tier_counts[t];
+                    while (lo < hi) {  /* the first key not below `key` */
+                        int64_t mid = lo + (hi - lo) / 2;
+                        if (sorted[mid] < key) lo = mid + 1; else hi = mid;
+                    }
+                    if (lo == tier_counts[t] || sorted[lo] != key) { kind = TIER_MISSING; break; }
+                    const uint8_t *r = tier_records[t] + 4 * lo;
+                    kid_value[c] = (int16_t)(r[0] | (r[1] << 8));
+                    kid_far[c] = r[2] | (r[3] << 8);
+                    if (kid_far[c] >= 0xFFFE && kid_far[c] != 0xFFFF) kind = TIER_VALUE;
+                }
+                if (kind) break;
+                value = kid_value[0];
+                for (int c = 1; c < x.n; c++)
+                    if (maximizing ? kid_value[c] > value : kid_value[c] < value) value = kid_value[c];
+                int hurry = value == 0 || (value > 0) == maximizing;
+                far = hurry ? 0xFFFF : -1;
+                for (int c = 0; c < x.n; c++) {
+                    if (kid_value[c] != value) continue;
+                    if (hurry) {
+                        if (kid_far[c] != 0xFFFF && kid_far[c] + 1 < far) far = kid_far[c] + 1;
+                    } else if (kid_far[c] == 0xFFFF || far == 0xFFFF) {
+                        far = 0xFFFF;
+                    } else if (kid_far[c] + 1 > far) {
+                        far = kid_far[c] + 1;
+                    }
+                }
+            }
+            if (value < -0x7FFF || value > 0x7FFF || far > 0xFFFF || far < 0) {
+                kind = TIER_VALUE;
+                break;
+            }
+            uint8_t *r = records + 4 * i;
+            r[0] = (uint8_t)(value & 0xFF); r[1] = (uint8_t)((value >> 8) & 0xFF);
+            r[2] = (uint8_t)(far & 0xFF); r[3] = (uint8_t)((far >> 8) & 0xFF);
+        }
+    } else {
+        kind = w->fault_kind;
+    }
+    out[0] = kind; out[1] = i;
+    free_worker(w);
+    me = NULL;
+    return (int)kind;
+}
+
 int plies_slots(void) { return SLOTS; }
 
 int plies_entry_bytes(void) { return (int)sizeof(entry_t); }
