@@ -474,8 +474,9 @@ class Session:
 
     @property
     def encoding(self) -> str:
-        encoding = getattr(self.server.workspace, "position_encoding", None) \
-            if getattr(self.server, "_workspace", None) is not None else None
+        """The position encoding agreed at initialize (UTF-16 before, and by default)."""
+        workspace = getattr(self.server.protocol, "_workspace", None)
+        encoding = getattr(workspace, "position_encoding", None)
         return str(getattr(encoding, "value", encoding) or "utf-16")
 
     def _document_changed(self, method: str, params) -> None:

@@ -163,3 +163,22 @@ def test_a_thousand_rapid_edits_end_with_the_last_text_validated(client, tmp_pat
     versions = [p["version"] for p in published]
     assert versions == sorted(versions)  # never an older text after a newer one
     assert client.close() == 0
+
+
+def test_positions_follow_the_encoding_agreed_at_initialize(tmp_path):
+    client = Client()
+    try:
+        agreed = client.request("initialize", {
+            "processId": None, "rootUri": None,
+            "capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}})["capabilities"]
+        assert agreed["positionEncoding"] == "utf-8"
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": (tmp_path / "u.game").as_uri(), "languageId": "plies", "version": 1,
+            "text": "game g\nutility \u00e9 + 1\n"}})
+        [found] = client.diagnostics()["diagnostics"]
+        assert found["range"] == {"start": _at(1, 8), "end": _at(1, 10)}  # é is two bytes
+        assert client.close() == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+            client.process.wait()
