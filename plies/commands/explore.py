@@ -38,6 +38,7 @@ from plies.errors import Diagnostic
 from plies.game.model import GameModel, value_text
 from plies.frontend.span import Span
 from plies.solvers.limits import Limits, SearchStopped
+from plies.solvers.policy import tarjan_components
 from plies.solvers.protocol import CHANCE
 
 DEFAULT_MAX_STATES = 100_000
@@ -676,64 +677,28 @@ class _Explorer:
 def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, list[int]]:
     """Which nodes of a graph lie on a cycle, and a topological order when it has none.
 
-    Tarjan's strongly connected components, with an explicit stack instead of recursion. The
-    graph's nodes are 0..n-1; the edges of node i go to ``targets[first_edge[i]:first_edge[i+1]]``
-    (a negative target is no node). A node lies on a cycle when its component has more than one
-    node or an edge to itself. Components are completed in reverse topological order.
+    The graph's nodes are 0..n-1; the edges of node i go to
+    ``targets[first_edge[i]:first_edge[i+1]]`` (a negative target is no node). A node lies on a
+    cycle when its strongly connected component (``tarjan_components``) has more than one node
+    or an edge to itself.
 
     Returns:
         ``on_cycle[i]`` 1 or 0 for each node, and the nodes in topological order (meaningful
         only when no node lies on a cycle).
     """
     count = len(first_edge) - 1
-    number = [-1] * count  # discovery order
-    low = [0] * count
-    on_stack = bytearray(count)
     on_cycle = bytearray(count)
-    stack: list[int] = []
     finished: list[int] = []
-    counter = 0
-    for root in range(count):
-        if number[root] >= 0:
-            continue
-        number[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = 1
-        work = [(root, first_edge[root])]  # (node, its next edge to follow)
-        while work:
-            node, edge = work[-1]
-            if edge < first_edge[node + 1]:
-                work[-1] = (node, edge + 1)
-                target = targets[edge]
-                if target < 0:
-                    continue
-                if number[target] < 0:
-                    number[target] = low[target] = counter
-                    counter += 1
-                    stack.append(target)
-                    on_stack[target] = 1
-                    work.append((target, first_edge[target]))
-                elif on_stack[target]:
-                    low[node] = min(low[node], number[target])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] != number[node]:
-                continue
-            members = []  # node is the root of a component: pop it
-            while True:
-                member = stack.pop()
-                on_stack[member] = 0
-                members.append(member)
-                if member == node:
-                    break
-            finished.extend(members)
-            if len(members) > 1 or node in targets[first_edge[node]:first_edge[node + 1]]:
-                for member in members:
-                    on_cycle[member] = 1
+
+    def successors(node: int) -> list[int]:
+        return [t for t in targets[first_edge[node]:first_edge[node + 1]] if t >= 0]
+
+    for members in tarjan_components(count, successors):  # in reverse topological order
+        finished.extend(members)
+        node = members[-1]  # the component's root
+        if len(members) > 1 or node in targets[first_edge[node]:first_edge[node + 1]]:
+            for member in members:
+                on_cycle[member] = 1
     finished.reverse()
     return on_cycle, finished
 

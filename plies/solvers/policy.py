@@ -197,35 +197,42 @@ def never_ending(graph: PositionGraph) -> int | None:
 
 
 def strongly_connected_components(graph: PositionGraph) -> list[list[int]]:
-    """Tarjan's algorithm without recursion; a component comes after every one it leads to."""
-    children = graph.children
-    n = len(children)
-    order = [-1] * n  # discovery number
-    low = [0] * n  # lowest discovery number reachable through the component
-    on_stack = bytearray(n)
+    """The position graph's components; a component comes after every one it leads to."""
+    return tarjan_components(len(graph.children), graph.children.__getitem__)
+
+
+def tarjan_components(count: int, successors) -> list[list[int]]:
+    """Tarjan's strongly connected components, with an explicit stack instead of recursion.
+
+    The graph's nodes are 0..count-1 and ``successors(v)`` is the sequence of v's children.
+    A component comes after every one it leads to (reverse topological order); its members
+    are in the order they leave the stack, the component's root last.
+    """
+    order = [-1] * count  # discovery number
+    low = [0] * count  # lowest discovery number reachable through the component
+    on_stack = bytearray(count)
     stack: list[int] = []
     components: list[list[int]] = []
     counter = 0
-    for root in range(n):
+    for root in range(count):
         if order[root] >= 0:
             continue
         order[root] = low[root] = counter
         counter += 1
         stack.append(root)
         on_stack[root] = 1
-        work = [(root, 0)]
+        work = [(root, successors(root), 0)]  # (node, its children, the next one to follow)
         while work:
-            v, k = work[-1]
-            kids = children[v]
+            v, kids, k = work[-1]
             if k < len(kids):
-                work[-1] = (v, k + 1)
+                work[-1] = (v, kids, k + 1)
                 w = kids[k]
                 if order[w] < 0:
                     order[w] = low[w] = counter
                     counter += 1
                     stack.append(w)
                     on_stack[w] = 1
-                    work.append((w, 0))
+                    work.append((w, successors(w), 0))
                 elif on_stack[w] and order[w] < low[v]:
                     low[v] = order[w]
                 continue
