@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -126,20 +127,11 @@ class GameModel:
             GameRuntimeError: the game's rules failed on the way (at the game-file line).
         """
         played: list[str] = []
-        try:
+        with self.rules_failures(played, keep=(IllegalMoveError,)):
             state = self.initial_state() if state is None else state
             for text in moves:
                 played.append(text)
                 state = self.play(state, text)
-        except (IllegalMoveError, ValueError) as error:
-            if isinstance(error, IllegalMoveError) or self.runtime_error(error) is None:
-                raise
-            raise self.runtime_error(error, played) from None
-        except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
-            mapped = self.runtime_error(error, played)
-            if mapped is None:
-                raise
-            raise mapped from None
         return state
 
     # -- players and values in words --
@@ -230,9 +222,19 @@ class GameModel:
         moves = list(moves or [])
         if moves:
             state = self.play_all(moves, state)
-        try:
+        with self.rules_failures(moves, keep=(solvers.SolverError,)):
             return solvers.solve(self, algorithm, state=state, **options)
-        except solvers.SolverError:
+
+    @contextmanager
+    def rules_failures(self, moves: list[str], keep: tuple = ()):
+        """Inside it, an exception raised by the game's own code is raised again as the
+        ``GameRuntimeError`` at its game-file line (``runtime_error``), after ``moves``: the
+        list as it is when the failure comes. An exception of a type in ``keep``, or one
+        raised outside the game's code, is raised as it is.
+        """
+        try:
+            yield
+        except keep:
             raise
         except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
             mapped = self.runtime_error(error, moves)

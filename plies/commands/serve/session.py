@@ -186,15 +186,8 @@ class Session:
     def mapped(model, moves: list[str], function, *args):
         """``function(*args)`` with a failure of the game's rules reported at its line, as
         the CLI reports it, after ``moves``."""
-        try:
+        with model.rules_failures(moves, keep=(PliesError, SearchStopped)):
             return function(*args)
-        except (PliesError, SearchStopped):
-            raise
-        except Exception as error:  # noqa: BLE001 - only failures inside game code are mapped
-            found = model.runtime_error(error, moves)
-            if found is None:
-                raise
-            raise found from None
 
     def analysis(self, loaded: Loaded, moves: list[str]) -> dict:
         """What every move of the position after ``moves`` is worth, as ``analyze --json``
