@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from pathlib import Path
 
@@ -70,6 +71,17 @@ def _failure(error: Exception) -> JSONResponse:
     extra = {"stopped_by": error.stopped_by} if getattr(error, "stopped_by", None) else {}
     return JSONResponse(error_json(kind, f"error: {error}", moves=getattr(error, "moves", None),
                                    **extra), status_code=422)
+
+
+def _answers_bad_requests(handler):
+    """``handler`` with a ``BadRequest`` it raises answered as ``_failure`` answers it."""
+    @functools.wraps(handler)
+    async def answer(request: Request):
+        try:
+            return await handler(request)
+        except BadRequest as error:
+            return _failure(error)
+    return answer
 
 
 def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Starlette:
@@ -141,11 +153,9 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
     async def game(request: Request):
         return JSONResponse(game_info())
 
+    @_answers_bad_requests
     async def position(request: Request):
-        try:
-            moves = moves_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        moves = moves_of(request)
         loaded = session.current
 
         def work():
@@ -157,27 +167,23 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         found = await in_worker(session.rules, work)
         return found if isinstance(found, JSONResponse) else JSONResponse(found)
 
+    @_answers_bad_requests
     async def analysis(request: Request):
-        try:
-            moves = moves_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        moves = moves_of(request)
         loaded = session.current
         found = await in_worker(session.analysis, loaded, moves)
         if isinstance(found, JSONResponse):
             return found
         return JSONResponse({"generation": loaded.generation, "played": moves, **found})
 
+    @_answers_bad_requests
     async def explain(request: Request):
         from plies.commands.explain import explain as explain_search
         from plies.commands.explain import explanation_json
-        try:
-            moves = moves_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        moves = moves_of(request)
         algorithm = request.query_params.get("algorithm")
         if algorithm not in (None, "", "minimax", "alphabeta", "expectiminimax"):
-            return _failure(BadRequest("algorithm is minimax, alphabeta or expectiminimax"))
+            raise BadRequest("algorithm is minimax, alphabeta or expectiminimax")
         loaded = session.current
 
         def work():
@@ -192,48 +198,41 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         found = await in_worker(work)
         return found if isinstance(found, JSONResponse) else JSONResponse(found)
 
+    @_answers_bad_requests
     async def check(request: Request):
         from plies.commands.lsp import diagnostics
-        try:
-            source = await source_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        source = await source_of(request)
         loop = asyncio.get_running_loop()
         # checking runs none of the game's rules: it need not wait for the request worker
         found = await loop.run_in_executor(None, diagnostics, source, session.filename)
         return JSONResponse({"diagnostics": [d.to_json() for d in found]})
 
+    @_answers_bad_requests
     async def reload(request: Request):
-        try:
-            source = await source_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        source = await source_of(request)
         found = await in_worker(session.reload, source)
         if isinstance(found, JSONResponse):
             return found
         return JSONResponse(game_info())
 
+    @_answers_bad_requests
     async def solve(request: Request):
-        try:
-            await body_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        await body_of(request)
         return JSONResponse(session.solve_job().to_json())
 
+    @_answers_bad_requests
     async def job(request: Request):
         found = session.jobs.get(_job_id(request))
         if found is None:
-            return _failure(BadRequest(f"no job {request.path_params['job']}"))
+            raise BadRequest(f"no job {request.path_params['job']}")
         return JSONResponse(found.to_json())
 
+    @_answers_bad_requests
     async def cancel(request: Request):
-        try:
-            await body_of(request)
-        except BadRequest as error:
-            return _failure(error)
+        await body_of(request)
         found = session.cancel(_job_id(request))
         if found is None:
-            return _failure(BadRequest(f"no job {request.path_params['job']}"))
+            raise BadRequest(f"no job {request.path_params['job']}")
         return JSONResponse(found.to_json())
 
     routes = [
