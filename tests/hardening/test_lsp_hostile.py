@@ -168,9 +168,9 @@ def test_a_thousand_rapid_edits_end_with_the_last_text_validated(client, tmp_pat
 def test_positions_follow_the_encoding_agreed_at_initialize(tmp_path):
     client = Client()
     try:
-        agreed = client.request("initialize", {
-            "processId": None, "rootUri": None,
-            "capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}})["capabilities"]
+        offered = {"general": {"positionEncodings": ["utf-8", "utf-16"]}}
+        agreed = client.request("initialize", {"processId": None, "rootUri": None,
+                                               "capabilities": offered})["capabilities"]
         assert agreed["positionEncoding"] == "utf-8"
         client.notify("textDocument/didOpen", {"textDocument": {
             "uri": (tmp_path / "u.game").as_uri(), "languageId": "plies", "version": 1,
