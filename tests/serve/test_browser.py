@@ -96,6 +96,17 @@ def serve():
 
 
 @pytest.fixture
+def open_game(browser_context, serve):
+    """Start ``plies serve`` on a game and open its page: the page, the list its errors go
+    to, and the server."""
+    def opened(game: str, *args: str):
+        server = serve(game, *args)
+        errors: list[str] = []
+        return open_page(browser_context, server.url, errors), errors, server
+    return opened
+
+
+@pytest.fixture
 def shots(tmp_path) -> Path:
     """Where screenshots go: docs/images with PLIES_WRITE_SCREENSHOTS=1, else a temporary
     folder (they are taken either way)."""
@@ -158,10 +169,8 @@ def shown_moves(page, moves: list[str], count: int) -> list[list[str]]:
         "#moves tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
 
 
-def test_tictactoe_played_to_the_end_by_clicking(browser_context, serve, shots):
-    server = serve("tictactoe")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_tictactoe_played_to_the_end_by_clicking(browser_context, open_game, shots):
+    page, errors, server = open_game("tictactoe")
     moves: list[str] = []
     while True:
         expected = analyze_after(moves)
@@ -219,10 +228,8 @@ def test_tictactoe_played_to_the_end_by_clicking(browser_context, serve, shots):
     assert errors == []
 
 
-def test_a_position_from_a_move_list(browser_context, serve):
-    server = serve("tictactoe")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_a_position_from_a_move_list(open_game):
+    page, errors, _ = open_game("tictactoe")
     page.fill("#goto-moves", "place(0,0) place(1,1)")
     page.click("#goto button[type=submit]")
     expected = cli_json("analyze", "tictactoe", "--from", "place(0,0) place(1,1)")
@@ -235,10 +242,8 @@ def test_a_position_from_a_move_list(browser_context, serve):
     assert errors == []
 
 
-def test_figure_5_5_step_by_step(browser_context, serve, shots):
-    server = serve("aima_fig5_2")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_figure_5_5_step_by_step(open_game, shots):
+    page, errors, _ = open_game("aima_fig5_2")
     page.click("button[data-tab=search]")
     page.click("#search-form button[type=submit]")
     page.wait_for_selector("#step-text:not(:empty)")
@@ -281,10 +286,8 @@ def test_figure_5_5_step_by_step(browser_context, serve, shots):
     assert errors == []
 
 
-def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser_context, serve, shots):
-    server = serve("tictactoe")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_an_error_typed_in_the_editor_is_shown_at_its_line(open_game, shots):
+    page, errors, _ = open_game("tictactoe")
     page.click("button[data-tab=editor]")
     source = read_source(find_game("tictactoe"))
     effect = "move place(r, c) in cells(board) when board[r, c] == empty {"
@@ -323,10 +326,8 @@ def test_an_error_typed_in_the_editor_is_shown_at_its_line(browser_context, serv
     assert errors == []
 
 
-def test_connect4_clicked_through_by_columns(browser_context, serve, shots):
-    server = serve("connect4", "-p", "width=4", "-p", "height=4")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_connect4_clicked_through_by_columns(open_game, shots):
+    page, errors, _ = open_game("connect4", "-p", "width=4", "-p", "height=4")
     moves: list[str] = []
     for column in (1, 2, 1, 2, 0):
         expected = cli_json("analyze", "connect4", "-p", "width=4", "-p", "height=4",
@@ -347,10 +348,8 @@ def test_connect4_clicked_through_by_columns(browser_context, serve, shots):
     assert errors == []
 
 
-def test_chance_outcomes_are_rolled_or_chosen(browser_context, serve):
-    server = serve("piglet")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_chance_outcomes_are_rolled_or_chosen(open_game):
+    page, errors, _ = open_game("piglet")
     page.click("#moves tbody tr[data-move='flip']")
     page.wait_for_selector("#chance:not([hidden]) #outcomes button")
     outcomes = page.eval_on_selector_all("#outcomes button", "bs => bs.map(b => b.textContent)")
@@ -367,10 +366,8 @@ def test_chance_outcomes_are_rolled_or_chosen(browser_context, serve):
     assert errors == []
 
 
-def test_kalah_is_played_by_clicking_its_pits(browser_context, serve):
-    server = serve("kalah")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_kalah_is_played_by_clicking_its_pits(open_game):
+    page, errors, _ = open_game("kalah")
     expected = cli_json("analyze", "kalah")
     shown_moves(page, [], len(expected["moves"]))
     for m in expected["moves"]:  # each pit that can be sown shows its move's remoteness
@@ -383,10 +380,8 @@ def test_kalah_is_played_by_clicking_its_pits(browser_context, serve):
     assert errors == []
 
 
-def test_a_long_solve_shows_its_progress_and_can_be_cancelled(browser_context, serve):
-    server = serve("connect4", "-p", "width=5", "-p", "height=4", "--timeout", "0.5")
-    errors: list[str] = []
-    page = open_page(browser_context, server.url, errors)
+def test_a_long_solve_shows_its_progress_and_can_be_cancelled(open_game):
+    page, errors, _ = open_game("connect4", "-p", "width=5", "-p", "height=4", "--timeout", "0.5")
     page.wait_for_function("() => /solving: [1-9][0-9,]* positions found/"
                            ".test(document.querySelector('#solve-text').textContent)")
     assert page.is_visible("#solve-cancel")
