@@ -501,7 +501,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         else if (v < beta) beta = v;
         for (int k = 0; k < count; k++) key_of(&p->buf[p->order[k]].st, &p->keys[k]);
         /* with threads, a child another thread is searching waits for a second pass (by
-           then its value is often in the table), unless it is the first (ABDADA's rule) */
+           then its value is often in the table), unless it is the first (ABDADA's rule) and
+           this is the calling thread: a helper leaves even the first child to the thread
+           searching it (Connect Four 6x5 with 2 threads: 32.1-33.4 million nodes in all,
+           against 35.8-37.6 million with the rule for every thread; 26.5 million alone) */
         int defer = shared_table && ply < BUSY_PLIES;
         unsigned char later[defer ? count : 1];
         int deferred = 0;
@@ -509,7 +512,8 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
             if (defer) {
-                if (pass == 0 && k > 0 && p->keys[k].keyed && busy_elsewhere(p->keys[k].hash)) {
+                if (pass == 0 && (k > 0 || me->id > 0) && p->keys[k].keyed
+                    && busy_elsewhere(p->keys[k].hash)) {
                     later[k] = 1; deferred++; continue;
                 }
                 if (pass == 0) later[k] = 0;
