@@ -259,6 +259,11 @@ def test_hover_on_a_definition_and_a_built_in():
     assert hover(_symbols(), 3, 1) is None  # a keyword is no name
 
 
+def test_hover_on_a_game_parameter_gives_the_type_of_its_value():
+    text, _ = hover(_symbols(), 1, 10)  # `heaps` in the header
+    assert text.startswith("`(parameter) heaps: array[3] of int`")
+
+
 def test_definition_of_a_local_and_of_a_parameter():
     span = definition(_symbols(), 12, 15)  # `left` used: its let
     assert (span.line, span.column) == (11, 7)

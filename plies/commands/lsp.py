@@ -19,7 +19,6 @@ import re
 import sys
 import threading
 from dataclasses import dataclass
-from fractions import Fraction
 
 from plies import __version__
 from plies.errors import Diagnostic, GameFileError, PliesError, normalize_newlines
@@ -28,6 +27,7 @@ from plies.grammar import lark_parser
 from plies.frontend import ast
 from plies.frontend.checked import CheckedGame
 from plies.frontend.checker import check
+from plies.frontend.constants import type_of_value
 from plies.frontend.vocabulary import BUILTINS, DOMAIN_FUNCTIONS
 from plies.game.loader import validate_source
 from plies.frontend.parser import parse
@@ -154,7 +154,7 @@ def type_of(symbols: Symbols, declaration: Declaration, reference: Reference | N
     if kind == "definition" and name in checked.helpers:
         return str(checked.helpers[name].type)
     if kind == "parameter" and name in checked.params:
-        return _value_type(checked.params[name])
+        return str(type_of_value(checked.params[name]))
     if kind == "constant" and id(node.value) in types:
         return str(types[id(node.value)])
     if kind == "player":
@@ -163,18 +163,6 @@ def type_of(symbols: Symbols, declaration: Declaration, reference: Reference | N
         if use.declaration is declaration and id(use.node) in types:
             return str(types[id(use.node)])
     return None
-
-
-def _value_type(value) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, Fraction):
-        return "number"
-    if isinstance(value, tuple):
-        return "list"
-    return "symbol"
 
 
 def declaration_text(index: SymbolIndex, declaration: Declaration) -> str:
