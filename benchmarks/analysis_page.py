@@ -89,12 +89,13 @@ def tiers_table() -> str:
     report = json.loads(TIERS.read_text())
     lines = [f"Python {report['python']} on {report['machine']} (a shared VM), {report['when']}, "
              f"load average {report['load_average']:.1f} at the end (other work was running):",
-             "", "| board | workers | positions | tiers | value | wall time | CPU time "
+             "", "| board | back end | workers | positions | tiers | value | wall time | CPU time "
              "| positions/s of CPU | peak memory | on disk |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for case in report["cases"]:
         rate = case["positions"] / case["cpu_seconds"]
-        lines.append(f"| {case['width']}x{case['height']} | {case['workers']} | "
+        lines.append(f"| {case['width']}x{case['height']} | {case.get('backend', 'python')} | "
+                     f"{case['workers']} | "
                      f"{case['positions']:,} | {case['tiers']} | {case['value']} | "
                      f"{case['wall_seconds']:.0f} s | {case['cpu_seconds']:.0f} s | {rate:,.0f} | "
                      f"{case['peak_bytes'] / 1e6:,.0f} MB | {case['bytes'] / 1e6:.1f} MB "
@@ -346,10 +347,20 @@ twice (once to find its children, once to value it) and its children packed and 
 about four times the work of the whole-game retrograde analysis of `--db FILE.db` (Connect
 Four 4x4 on this VM: 3.3 s of CPU against 0.9 s), for a memory that holds a tier's positions
 and the next one's at a time instead of the whole game's with its moves (issue 19 measured
-1.98 GB for the whole-game solve of 5x4, and 994 MB for its SQLite file). With two workers
-on a VM whose two cores other work was using, the wall time fell by a third. A local Ray
+1.98 GB for the whole-game solve of 5x4, and 994 MB for its SQLite file). Two workers
+cut the wall time by 15% in this run (by a third in an earlier one) on a VM whose two cores
+other work was using, short of the 1.7 times issue 19 asks for. A local Ray
 cluster takes about 15 s to start and writes the same bytes as the worker processes (a test
 compares them).
+
+With `--backend native` (docs/native.md) a tier whose moves all leave it is found and valued
+in C: positions unpacked, expanded by the game's emitted EXPAND, children packed, their tier
+counted and their records found by binary search in the solved tiers' files, all in C, to the
+same bytes (the tests compare seven games). A declared tier, keys wider than 64 bits and tiers
+whose moves stay in them are done in Python. What is left in Python (sets of keys, sorting,
+writing files) is now most of the time, and passing each chunk's keys to a worker process and
+back costs more than the chunk itself, so one process is the faster choice with the native
+back end here.
 
 ## Trees for other tools
 

@@ -1,7 +1,8 @@
 """Strong solving by tiers into a solution directory: time, peak memory and size on disk.
 
-``python -m benchmarks.tiers [--width 5 --height 4] [--workers 1 2]`` solves Connect Four by
-tiers once per worker count (``plies solve connect4 --strong --db DIR --workers N --json``,
+``python -m benchmarks.tiers [--width 5 --height 4] [--workers 1 2] [--backends python
+native]`` solves Connect Four by tiers once per back end and worker count (``plies solve
+connect4 --strong --db DIR --workers N --backend B --json``,
 in a new process each time), samples the memory of the solve and its worker processes
 together every 0.1 s, counts their CPU time, and writes ``benchmarks/results/tiers.json``, which
 ``benchmarks.analysis_page`` shows. Run it under the bench lock: it keeps the machine's cores
@@ -41,13 +42,14 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def solve(width: int, height: int, workers: int) -> dict:
+def solve(width: int, height: int, workers: int, backend: str = "python") -> dict:
     """One solve in a new process: its summary, wall time and peak memory."""
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "c4"
         command = [sys.executable, "-c", "from plies.cli import app; app()", "solve",
                    "connect4", "-p", f"width={width}", "-p", f"height={height}", "--strong",
-                   "--db", str(target), "--workers", str(workers), "--json"]
+                   "--db", str(target), "--workers", str(workers), "--backend", backend,
+                   "--json"]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -63,7 +65,8 @@ def solve(width: int, height: int, workers: int) -> dict:
         if process.returncode != 0:
             raise SystemExit(f"{' '.join(command)} failed:\n{err}")
         summary = json.loads(out)
-    return {"width": width, "height": height, "workers": workers, "wall_seconds": round(wall, 1),
+    return {"width": width, "height": height, "workers": workers, "backend": backend,
+            "wall_seconds": round(wall, 1),
             "cpu_seconds": round(cpu, 1),
             "peak_bytes": peak, "positions": summary["positions"], "tiers": summary["tiers"],
             "value": summary["value"], "remoteness": summary["remoteness"],
@@ -75,8 +78,9 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=5)
     parser.add_argument("--height", type=int, default=4)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--backends", nargs="+", default=["python", "native"])
     args = parser.parse_args()
-    cases = [solve(args.width, args.height, n) for n in args.workers]
+    cases = [solve(args.width, args.height, n, b) for b in args.backends for n in args.workers]
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
               "python": platform.python_version(),
               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -84,7 +88,7 @@ def main() -> int:
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     for case in cases:
-        print(f"{case['workers']} workers: {case['positions']:,} positions in "
+        print(f"{case['backend']}, {case['workers']} workers: {case['positions']:,} positions in "
               f"{case['wall_seconds']} s ({case['cpu_seconds']} s of CPU), "
               f"peak {case['peak_bytes'] / 1e6:.0f} MB, "
               f"{case['bytes'] / 1e6:.1f} MB on disk")

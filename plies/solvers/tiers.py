@@ -597,7 +597,9 @@ class _Solve:
                 if tier is not None and tier > latest:
                     path.unlink()
             for path in directory.glob("tier-*.positions"):
-                found += F.TierFile(path).count
+                opened = F.TierFile(path)
+                found += opened.count
+                opened.close()
         while pending:
             tier = min(pending)
             keys, stays = self.close_tier(tier, pending)
