@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from array import array
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -114,6 +115,8 @@ class TierJob:
     directory: str
     make: Callable[[], TierGame]
     run: str = ""
+    compact: bool = False
+    """Workers return keys as the bytes of 64-bit arrays (quicker to pass than numbers)."""
 
 
 @dataclass
@@ -237,14 +240,36 @@ def _solved(job: TierJob, files: dict, tier: int) -> F.TierFile:
     return found
 
 
-def discover_chunk(job: TierJob, tier: int, keys: list[int]):
+def discover_chunk(job: TierJob, tier: int, keys):
     """The children of some positions of ``tier``: ``(same, later, stays, problem)``.
 
+    ``keys``: the positions, or ``(start, stop)`` of the tier's ``.frontier`` file.
     ``same``: keys of children in ``tier``; ``later``: tier -> keys of children in later
-    tiers; ``stays``: some move stays in ``tier``; ``problem``: None, or
-    ``(key, move text, tier after, message)`` for a move lowering the tier or a failing rule.
+    tiers (each as the bytes of a 64-bit array when ``job.compact``); ``stays``: some move
+    stays in ``tier``; ``problem``: None, or ``(key, move text, tier after, message)`` for a
+    move lowering the tier or a failing rule.
     """
     tg, _ = _context(job)
+    if isinstance(keys, tuple):
+        opened = F.TierFile(Path(job.directory) / (F.tier_name(tier) + ".frontier"))
+        try:
+            keys = opened.keys(*keys)
+        finally:
+            opened.close()
+    same, later, stays, problem = _discover(tg, tier, keys)
+    if job.compact and problem is None:
+        same = array("Q", same).tobytes()
+        later = {t: array("Q", kin).tobytes() for t, kin in later.items()}
+    return same, later, stays, problem
+
+
+def _keys(data):
+    """Keys as a worker returned them: numbers, or the bytes of a 64-bit array."""
+    return array("Q", data) if isinstance(data, bytes) else data
+
+
+def _discover(tg: TierGame, tier: int, keys: list[int]):
+    """``discover_chunk`` for a list of keys."""
     if tg.native is not None:
         found = _native_children(tg.native, tier, keys)
         if found is not None:
@@ -459,7 +484,8 @@ def solve_by_tiers(
     """
     started = perf_counter()
     engine = engine or SerialEngine()
-    job = replace(job, run=uuid.uuid4().hex)  # fresh workers' caches for this run
+    job = replace(job, run=uuid.uuid4().hex,  # fresh workers' caches for this run
+                  compact=not isinstance(engine, SerialEngine))
     directory = Path(job.directory)
     tg, _ = _context(job) if isinstance(engine, SerialEngine) else (job.make(), None)
     meta = open_directory(directory, identity, extra or {})
@@ -479,6 +505,13 @@ def solve_by_tiers(
     except KeyboardInterrupt:
         raise TierSolveStopped("interrupt", solver.doing) from None
     solved_now = len(todo)
+    # What a stop at any moment may have left: a tier's positions beside its solved file (a
+    # stop between the two), a file half written, a frontier.
+    for path in directory.iterdir():
+        name = path.name
+        if name.endswith((".partial", ".frontier")) or (
+                name.endswith(".positions") and path.with_suffix(".sol").exists()):
+            path.unlink()
     first = F.TierFile(directory / (F.tier_name(tg.tier(start)) + ".sol"))
     try:
         value, remoteness = first.lookup(tg.pack(start))
@@ -625,18 +658,22 @@ class _Solve:
         known = pending.pop(tier)
         frontier = first = sorted(known)
         stays = False
+        shared = self.job.compact and self.tg.width == 8  # workers read the keys from a file
+        if shared:
+            F.write_positions(self.path(tier, ".frontier"), tier, first, 8, False)
         while frontier:
-            chunks = [(tier, frontier[a:b]) for a, b in chunks_of(len(frontier),
-                                                                    self.engine.workers)]
+            ranges = chunks_of(len(frontier), self.engine.workers)
+            chunks = [(tier, (a, b)) if shared and frontier is first else (tier, frontier[a:b])
+                      for a, b in ranges]
             new: set[int] = set()
             for same, later, moved, problem in self.engine.map(discover_chunk, self.job,
                                                                 chunks):
                 if problem is not None:
                     self.fail(problem, tier)
                 stays = stays or moved
-                new.update(k for k in same if k not in known)
+                new.update(set(_keys(same)).difference(known))
                 for child_tier, kin in later.items():
-                    pending.setdefault(child_tier, set()).update(kin)
+                    pending.setdefault(child_tier, set()).update(_keys(kin))
                 seconds = perf_counter() - self.started
                 total = self.found + len(known) + len(new)
                 self.report(phase="finding", tier=tier, positions=len(known) + len(new),
@@ -644,6 +681,8 @@ class _Solve:
                 self.check(f"finding the positions of tier {tier}")
             known.update(new)
             frontier = sorted(new)
+        if shared:
+            self.path(tier, ".frontier").unlink()
         return (first if len(known) == len(first) else sorted(known)), stays
 
     def tier_list(self) -> list[list]:
