@@ -342,6 +342,18 @@ def _json_number(value):
     return value
 
 
+def check_starts_after(path, start: list[str], played: list[str]) -> None:
+    """A stored solution of the position after ``start`` answers only for moves that begin
+    with ``start``.
+
+    Raises:
+        UsageError: ``played`` does not begin with ``start``.
+    """
+    if played[:len(start)] != start:
+        raise UsageError(f"--from: {path} starts after {' '.join(start)}; give moves "
+                         "that begin with those")
+
+
 def json_param(value):
     """A parameter's value for JSON: numbers and bools as they are, lists as lists, others
     (fractions, symbols) as the language writes them."""

@@ -50,7 +50,8 @@ from pathlib import Path
 from typing import TextIO
 
 from plies import __version__
-from plies.commands.analysis import Analysis, MoveRow, json_param, verdict
+from plies.commands.analysis import (Analysis, MoveRow, check_starts_after, json_param,
+                                     verdict)
 from plies.errors import PliesError, UsageError, printable
 from plies.game.model import GameModel
 from plies.solvers.graph import TERMINAL
@@ -676,9 +677,7 @@ class SolutionDatabase:
             UsageError: a move is not legal, or the database starts after another position.
         """
         start = self.start_moves
-        if played[:len(start)] != start:
-            raise UsageError(f"--from: {self.path} starts after {' '.join(start)}; give moves "
-                             "that begin with those")
+        check_starts_after(self.path, start, played)
         i = self.follow(played[len(start):])
         row = self.position(i)
         role = {"MAX": MAX, "MIN": MIN, "CHANCE": CHANCE}.get(row["to_move"], TERMINAL)

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TextIO
 
 from plies import __version__
-from plies.commands.analysis import Analysis, MoveRow, json_param, verdict
+from plies.commands.analysis import (Analysis, MoveRow, check_starts_after, json_param,
+                                     verdict)
 from plies.errors import PliesError, UsageError
 from plies.frontend.tiers import infer_tier
 from plies.lowering.packing import packing
@@ -350,9 +351,7 @@ class SolutionDirectory:
         """
         from plies.game.model import IllegalMoveError
         start = self.start_moves
-        if played[:len(start)] != start:
-            raise UsageError(f"--from: {self.path} starts after {' '.join(start)}; give moves "
-                             "that begin with those")
+        check_starts_after(self.path, start, played)
         try:
             state = self.model.play_all(played)
         except IllegalMoveError as error:
