@@ -130,3 +130,17 @@ def test_a_folder_that_is_no_solution_is_named(tmp_path):
     assert result.stderr.strip() == (
         f"error: {tmp_path} is not a plies solution directory (it has no solution.json; solve "
         "a game with `plies solve GAME --strong --db DIR` to make one)")
+
+
+@pytest.mark.parametrize("where", ["t.db", "tdir"])
+def test_a_solution_of_a_later_position_answers_only_after_its_moves(tmp_path, where):
+    """The SQLite database and the directory refuse moves that leave the solved position's
+    line alike: one check serves both (a usage error, exit 2)."""
+    target = str(tmp_path / where)
+    workers = ["--workers", "1"] if where == "tdir" else []
+    solved = run("solve", "tictactoe", "--strong", "--db", target, "--from", "place(1,1)", *workers)
+    assert solved.exit_code == 0, solved.output
+    result = run("query", target, "--from", "place(0,0)")
+    assert result.exit_code == 2
+    assert f"--from: {target} starts after place(1,1); give moves that begin with those" \
+        in result.output
