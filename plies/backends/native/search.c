@@ -1058,6 +1058,19 @@ static int64_t tier_of_state(const state_t *s)
 
 enum { TIER_SPEC = -2, TIER_FULL = -3, TIER_PACK = -4, TIER_MISSING = -5, TIER_VALUE = -6 };
 
+/* What both tier calls do first: read the tier's spec and start one worker, alone. Returns 0,
+   or the kind of refusal (also in out[0]). */
+static int tier_begin(const int64_t *spec, int64_t *out, worker_t **w)
+{
+    if (!tier_setup(spec)) { out[0] = TIER_SPEC; return TIER_SPEC; }
+    *w = new_worker(0);
+    if (!*w) { out[0] = F_MEMORY; return F_MEMORY; }
+    me = *w;
+    threads = 1;
+    start(-1, -1);
+    return 0;
+}
+
 /* The children of each key: counts[i] of them appended to child_keys and child_tiers, or -1
    for a terminal position. out: the kind (0, a fault, or TIER_*), the key reached, the
    children written. TIER_FULL: more children than `capacity` (call again with more room). */
@@ -1065,12 +1078,9 @@ int plies_tier_children(const int64_t *spec, const uint64_t *keys, int64_t n,
                         uint64_t *child_keys, int64_t *child_tiers, int64_t capacity,
                         int32_t *counts, int64_t *out)
 {
-    if (!tier_setup(spec)) { out[0] = TIER_SPEC; return TIER_SPEC; }
-    worker_t *w = new_worker(0);
-    if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
-    me = w;
-    threads = 1;
-    start(-1, -1);
+    worker_t *w;
+    int refused = tier_begin(spec, out, &w);
+    if (refused) return refused;
     int64_t kind = 0, used = 0;
     volatile int64_t i = 0;
     if (setjmp(w->escape) == 0) {
@@ -1106,12 +1116,9 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                       const int64_t *tier_ids, uint64_t **tier_keys, uint8_t **tier_records,
                       const int64_t *tier_counts, uint8_t *records, int64_t *out)
 {
-    if (!tier_setup(spec)) { out[0] = TIER_SPEC; return TIER_SPEC; }
-    worker_t *w = new_worker(0);
-    if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
-    me = w;
-    threads = 1;
-    start(-1, -1);
+    worker_t *w;
+    int refused = tier_begin(spec, out, &w);
+    if (refused) return refused;
     int64_t kind = 0;
     volatile int64_t i = 0;
     if (setjmp(w->escape) == 0) {
