@@ -8,9 +8,11 @@ import pytest
 
 from plies import load
 from plies.commands.explore import explore
+from plies.commands.solution import solve_to_directory
 from plies.frontend.tiers import infer_tier
 from plies.game.loader import load_source, validate_source
 from plies.solvers.protocol import CHANCE
+from plies.solvers.tiers import TierLoweredError
 
 FOUND = {
     "tictactoe": ("the cells of board not empty",),
@@ -117,3 +119,11 @@ def test_explore_reports_a_move_lowering_the_declared_tier():
         "the move down lowers the tier from 3 to 1; no move may lower the tier"
     assert (finding.diagnostic.line, finding.diagnostic.column) == (10, 1)
     assert finding.moves == ("up", "up", "up", "down")
+
+
+def test_a_move_lowering_the_tier_stops_the_solve_with_the_moves(tmp_path):
+    """The solve by tiers meets the same fault as validate --explore, with the same moves."""
+    with pytest.raises(TierLoweredError) as caught:
+        solve_to_directory(load_source(COUNTER), [], tmp_path / "sol")
+    assert str(caught.value) == ("the move down lowers the tier from 3 to 1 (after moves: "
+                                 "up up up down); no move may lower the tier")

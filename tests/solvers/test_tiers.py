@@ -20,7 +20,7 @@ from plies.game.loader import load_source
 from plies.solvers import tierfiles as F
 from plies.solvers.retrograde import EndlessPlayError
 from plies.solvers.strong import strong_solve
-from plies.solvers.tiers import (PoolEngine, SerialEngine, TierJob, TierLoweredError,
+from plies.solvers.tiers import (PoolEngine, SerialEngine, TierJob,
                                  TierSolveStopped, chunks_of, solve_by_tiers)
 
 pytestmark = pytest.mark.timeout(600)
@@ -194,26 +194,6 @@ def test_a_damaged_tier_file_is_named(tmp_path):
     with pytest.raises(F.SolutionDirectoryError) as caught:
         F.TierFile(path)
     assert str(caught.value).startswith(f"{path} is damaged: ")
-
-
-LOWERING = """game g
-players A max, B min
-state
-  n: 0..5 = 0
-move up when n < 5 { n += 1 }
-move down when n == 3 { n -= 2 }
-terminal n == 5
-utility 1
-endless 0
-tier n
-"""
-
-
-def test_a_move_lowering_the_tier_stops_the_solve_with_the_moves(tmp_path):
-    with pytest.raises(TierLoweredError) as caught:
-        solve_to_directory(load_source(LOWERING), [], tmp_path / "sol")
-    assert str(caught.value) == ("the move down lowers the tier from 3 to 1 (after moves: "
-                                 "up up up down); no move may lower the tier")
 
 
 ENDLESS = """game g
