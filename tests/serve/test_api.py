@@ -282,6 +282,7 @@ def test_a_game_too_big_to_solve_whole_is_analysed_position_by_position():
     assert {**found["analysis"], "seconds": 0} == {**expected, "seconds": 0}
 
 
+@pytest.mark.timeout(60)  # a hang guard, not a speed test
 def test_requests_keep_to_the_time_limit():
     slow = """game slow
 players A max, B min
@@ -298,9 +299,7 @@ utility 0
     from plies.commands.serve.session import Session as Served
     session = Served(slow, "slow.game", {}, timeout=0.3)
     with TestClient(create_app(session)) as client:
-        started = time.monotonic()
         answer = client.get("/api/position", params={"moves": "go"})
-        assert time.monotonic() - started < 60  # a hang guard, not a speed test
     assert answer.status_code == 422
     assert answer.json()["message"] == ("error: stopped by timeout: the game's rules took more "
                                         "than 0.3 s (--timeout) for this request")

@@ -111,16 +111,15 @@ def test_a_stopped_solve_goes_on_to_the_same_bytes(tmp_path):
 
 def test_a_killed_solve_goes_on_to_the_same_bytes(tmp_path):
     """kill -9 half way (in a subprocess), run the same command again: the same bytes."""
-    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4", "-p", "width=4", "-p",
-               "height=4", "--strong", "--workers", "1", "--db"]
+    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4",
+               "-p", "width=4", "-p", "height=4", "--strong", "--workers", "1", "--db"]
     whole, killed = tmp_path / "whole", tmp_path / "killed"
     done = subprocess.run(command + [str(whole)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     for wanted in ("pending-*.positions", "tier-*.sol"):  # while finding, then while valuing
         process = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 300
-        while process.poll() is None and time.monotonic() < deadline:
+        while process.poll() is None:  # the module's pytest timeout guards a hang
             if len(list(killed.glob(wanted))) >= 1 + (wanted == "tier-*.sol") * 4:
                 os.kill(process.pid, signal.SIGKILL)
                 break
@@ -139,8 +138,7 @@ def test_ctrl_c_stops_two_workers_cleanly_and_the_solve_goes_on(tmp_path):
                str(tmp_path / "stopped")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
-    deadline = time.monotonic() + 300
-    while process.poll() is None and time.monotonic() < deadline:
+    while process.poll() is None:
         if list((tmp_path / "stopped").glob("tier-*.sol")):
             os.killpg(process.pid, signal.SIGINT)
             break
