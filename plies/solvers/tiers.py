@@ -35,6 +35,7 @@ import heapq
 from array import array
 import os
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -277,7 +278,7 @@ def _discover(tg: TierGame, tier: int, keys: list[int]):
     game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
     outcome, to_move, successors = game.outcome, game.to_move, game.successors
     same: set[int] = set()
-    later: dict[int, set[int]] = {}
+    later: defaultdict[int, set[int]] = defaultdict(set)
     for key in keys:
         state = unpack(key)
         try:
@@ -301,10 +302,7 @@ def _discover(tg: TierGame, tier: int, keys: list[int]):
                 if child_tier == tier:
                     same.add(child_key)
                 elif child_tier > tier:
-                    kin = later.get(child_tier)
-                    if kin is None:
-                        kin = later[child_tier] = set()
-                    kin.add(child_key)
+                    later[child_tier].add(child_key)
                 else:
                     return same, later, False, (key, str(move), child_tier, None)
         except Exception as error:  # noqa: BLE001 - a rule failed: the caller says where
@@ -322,15 +320,12 @@ def _native_children(native, tier: int, keys: list[int]):
     if tiers and min(tiers) == max(tiers) > tier:  # every child in one later tier (usual)
         return set(), {tiers[0]: set(kids)}, False, None
     same: set[int] = set()
-    later: dict[int, set[int]] = {}
+    later: defaultdict[int, set[int]] = defaultdict(set)
     for key, child_tier in zip(kids, tiers):
         if child_tier == tier:
             same.add(key)
         elif child_tier > tier:
-            kin = later.get(child_tier)
-            if kin is None:
-                kin = later[child_tier] = set()
-            kin.add(key)
+            later[child_tier].add(key)
         else:
             return None
     return same, later, bool(same), None
