@@ -270,8 +270,9 @@ def solve(
         "--workers", min=1, help="With --db DIR: processes solving each tier's chunks "
                                  "(default: every core).")] = None,
     engine: Annotated[Literal["processes", "ray"], typer.Option(
+        # \\[ : Rich would read [ray] as markup and print nothing of it
         "--engine", help="With --db DIR: processes on this machine, or Ray tasks "
-                         "(pip install 'plies[ray]').")] = "processes",
+                         "(pip install 'plies\\[ray]').")] = "processes",
     address: Annotated[Optional[str], typer.Option(
         "--address", help="With --engine ray: the Ray cluster to join (default: start one "
                           "here).")] = None,
