@@ -262,7 +262,11 @@ def solve(
                                          "SQLite file (a name ending in .db or .sqlite) or a "
                                          "solution directory solved tier by tier (any other "
                                          "name; run again to go on after a stop).")] = None,
-    backend: BackendOption = "python",
+    backend: Annotated[Optional[Literal["python", "native"]], typer.Option(
+        "--backend", envvar="PLIES_BACKEND",
+        help="python, or native: the rules and the search compiled to C (needs cffi and a C "
+             "compiler; see docs/native.md). Default: python, except that a solve by tiers "
+             "into a directory uses native wherever it can (the same bytes).")] = None,
     threads: Annotated[Optional[int], typer.Option(
         "--threads", min=1, help="With --backend native: threads searching together, "
                                  "sharing one table (default: every core).")] = None,
@@ -296,7 +300,7 @@ def solve(
     model = _loaded_at(game, params, moves)
     if strong and db is not None and _is_solution_directory(db):
         _tier_solve(model, moves, db, as_json, max_nodes, timeout, memory, workers, engine,
-                    address, backend)
+                    address, backend or "auto")
         return
     if workers is not None or engine != "processes" or address is not None:
         raise UsageError("--workers, --engine and --address solve by tiers: add --strong "

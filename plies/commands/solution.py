@@ -155,6 +155,8 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
               backend: str = "python", notice=None) -> dict:
     """``plies solve GAME --strong --db DIR``: solve by tiers with the engine asked for, stop
     at ``timeout`` seconds or ``memory`` bytes (between chunks), and say what was done.
+    ``backend``: python, native (``notice`` says why where C cannot), or auto (native where
+    it can, quietly: the same bytes either way).
 
     Returns the summary (``summary_text`` puts it into words).
 
@@ -193,10 +195,12 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
         sys.stderr.write("\r\033[K" + line)
         sys.stderr.flush()
 
+    in_c = False
+    if backend in ("native", "auto"):  # decided once here; the workers make their own
+        in_c = tier_game(model, True, notice if backend == "native" else None).native is not None
     try:
         summary = solve_to_directory(model, start_moves, path, engine=runner, progress=progress,
-                                     stop=stop, max_positions=max_positions,
-                                     native=backend == "native", notice=notice)
+                                     stop=stop, max_positions=max_positions, native=in_c)
     except TierSolveStopped as stopped:
         limit = {"timeout": f"--timeout ({timeout or 0:g} s)", "memory": f"--memory ({memory:,} bytes)"
                  if memory else "--memory", "interrupt": "Ctrl-C"}[stopped.stopped_by]
@@ -227,7 +231,8 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
         "engine": "ray" if engine == "ray" else "processes" if workers > 1 else "one process",
         "directory": str(path),
         "bytes": summary.bytes,
-        "method": "retrograde analysis by tiers",
+        "method": "retrograde analysis by tiers" + (", in C" if in_c else ", in Python"),
+        "backend": "native" if in_c else "python",
     }
 
 
