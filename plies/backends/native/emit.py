@@ -139,6 +139,7 @@ class CEmitter:
         self.table_names: dict[tuple, str] = {}
         self.state = "s"  # the name of the state pointer the code being written reads
         self.tracking = False  # Stores record the slots they write (for line tests)
+        self.written_known = False  # the end test of a child whose writes were recorded
         self.flags = False
         self.max_args = max_args(game)
 
@@ -312,7 +313,8 @@ class CEmitter:
         if self.tracking:
             self.line(f"int64_t written_[{WRITTEN}]; int nw_ = 0;")
         self.effect(case.effect, move.keeps_turn, move.turn_flags, outcome=False)
-        self.tracking = False
+        # the end test reads the slots the effect recorded (tracking alone would record more)
+        self.written_known, self.tracking = self.tracking, False
         self.line("c->terminal = 0;")
         if move.starts_chance and self.game.chance_slot:
             self.line("if (!t->s[1]) {")
@@ -328,6 +330,7 @@ class CEmitter:
         self.level -= 1
         self.line("}")
         self.state = "s"
+        self.written_known = False
         self.line("if (sink(x)) return 1;")
         self.level -= 1
         self.line("}")
@@ -721,7 +724,7 @@ class CEmitter:
         table = self.table("lines", tuple(slot for cells in node.lines for slot in cells))
         value = self.expr(node.value)
         every = f"line_test({self.state}, {table}, {len(node.lines)}, {width}, {value})"
-        if not (node.through_written and self.tracking):
+        if not (node.through_written and self.written_known):
             return every
         # the lines through each slot, for the slots the move wrote when it ran
         starts, flat = [0], []
