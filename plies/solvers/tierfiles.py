@@ -9,8 +9,13 @@ A strong solution by tiers (``tiers.py``) is a directory:
 ``tier-T.positions``
     While the solve runs: the sorted keys of tier ``T``'s positions, once they are all found.
 ``pending-T.positions``
-    While the positions are found: every key found so far in a tier above ``T``, so a solve
-    stopped there goes on from ``T``.
+    While the positions are found in Python: every key found so far in a tier above ``T``, so
+    a solve stopped there goes on from ``T``.
+``run-U-T-C.keys``
+    While the positions are found in native code: the children in tier ``U`` of chunk ``C``
+    of tier ``T``, sorted without repeats (a *run*). Tier ``U``'s positions are its runs
+    merged. A run whose tier ``T`` has no ``.positions`` file yet is from a tier stopped half
+    way, found again; one whose tier ``U`` has one is merged already.
 ``tier-T.sol``
     A solved tier: the sorted keys, then one record per key. Written under another name and
     renamed (``os.replace``), so the file is whole or absent; a solve run again never solves
@@ -73,16 +78,40 @@ def parse_tier(stem: str) -> int | None:
     return -int(text) if negative else int(text)
 
 
-def write_atomically(path: Path, parts) -> None:
+def run_name(tier: int, source: int, chunk: int) -> str:
+    """The name of a run: the children in ``tier`` of chunk ``chunk`` of tier ``source``."""
+    return f"run-{tier_name(tier)[5:]}-{tier_name(source)[5:]}-{chunk}.keys"
+
+
+def parse_run(name: str) -> tuple[int, int] | None:
+    """``(tier, source)`` of a run's file name (None for another name)."""
+    parts = name.split("-")
+    if len(parts) != 4 or parts[0] != "run" or not parts[3].endswith(".keys"):
+        return None
+    tier, source = parse_tier("tier-" + parts[1]), parse_tier("tier-" + parts[2])
+    return None if tier is None or source is None else (tier, source)
+
+
+def write_atomically(path: Path, parts, sync: bool = True) -> None:
     """Write the byte strings ``parts`` to ``path`` whole or not at all (a temporary file,
-    flushed to disk, then renamed over ``path``)."""
+    flushed to disk unless ``sync`` is false, then renamed over ``path``)."""
     temporary = path.with_name(path.name + ".partial")
     with open(temporary, "wb") as out:
         for part in parts:
             out.write(part)
         out.flush()
-        os.fsync(out.fileno())
+        if sync:
+            os.fsync(out.fileno())
     os.replace(temporary, path)
+
+
+def sync_file(path: Path) -> None:
+    """Flush a file written without ``sync`` to disk."""
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -111,6 +140,37 @@ def write_positions(path: Path, tier: int, keys: list[int], width: int, stays: b
     tiers, in any order (``pending-T.positions``)."""
     header = HEADER.pack(MAGIC, FORMAT_VERSION, width, len(keys), tier, int(stays))
     write_atomically(path, [header, keys_bytes(keys, width)])
+
+
+def write_run(path: Path, tier: int, keys) -> None:
+    """A run: ``keys``, a buffer of sorted 64-bit keys of ``tier`` (in this machine's byte
+    order, little-endian), renamed whole but not flushed to disk (``sync_file`` does that
+    before the run counts)."""
+    count = len(keys) // 8 if isinstance(keys, (bytes, memoryview)) else len(keys)
+    header = HEADER.pack(MAGIC, FORMAT_VERSION, 8, count, tier, 0)
+    write_atomically(path, [header, keys], sync=False)
+
+
+def write_merged(path: Path, tier: int, most: int, merge) -> int:
+    """Sorted 64-bit keys of ``tier`` written by ``merge(buffer) -> count`` into the memory
+    of the file (room for ``most`` keys), without records: their count."""
+    temporary = path.with_name(path.name + ".partial")
+    with open(temporary, "w+b") as out:
+        out.truncate(HEADER.size + 8 * most)
+        memory = mmap.mmap(out.fileno(), HEADER.size + 8 * most)
+        view = memoryview(memory)[HEADER.size:]
+        try:
+            count = merge(view)
+        finally:
+            view.release()
+            memory.close()
+        out.seek(0)
+        out.write(HEADER.pack(MAGIC, FORMAT_VERSION, 8, count, tier, 0))
+        out.truncate(HEADER.size + 8 * count)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
+    return count
 
 
 def write_tier(path: Path, tier: int, keys: list[int], width: int, stays: bool,
@@ -171,6 +231,13 @@ class TierFile:
     def key_sequence(self):
         """The keys as a sequence of whole numbers (for ``bisect``), without copying them."""
         return self._keys
+
+    def key_buffer(self, start: int = 0, stop: int | None = None) -> memoryview:
+        """The bytes of the keys from index ``start`` to ``stop``, without copying them
+        (release the view before ``close``)."""
+        stop = self.count if stop is None else stop
+        return memoryview(self.map)[self.keys_at + start * self.width:
+                                    self.keys_at + stop * self.width]
 
     def keys(self, start: int = 0, stop: int | None = None) -> list[int]:
         """The keys from index ``start`` to ``stop``, as whole numbers."""

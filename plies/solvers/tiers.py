@@ -34,6 +34,8 @@ import bisect
 import heapq
 from array import array
 import os
+import shutil
+import sys
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -52,6 +54,8 @@ CHUNK_POSITIONS = 20_000
 """Most positions in one chunk (a chunk of Connect Four takes about 0.2 s in Python)."""
 MIN_CHUNK_POSITIONS = 500
 """Fewest positions in a chunk when a tier is split among workers."""
+NATIVE_CHUNK_POSITIONS = 1_000_000
+"""Most positions in one chunk found or valued in native code (about a second)."""
 
 
 class TierLoweredError(SolverError):
@@ -226,6 +230,7 @@ _CONTEXT: dict = {}
 def _context(job: TierJob) -> tuple[TierGame, dict]:
     found = _CONTEXT.get(job.run)
     if found is None:
+        _drop_valuing()
         for _, files in _CONTEXT.values():
             for opened in files.values():
                 opened.close()
@@ -264,6 +269,40 @@ def discover_chunk(job: TierJob, tier: int, keys):
     return same, later, stays, problem
 
 
+def discover_runs(job: TierJob, tier: int, start: int, stop: int, chunk: int):
+    """Native finding (``TierGame.native``): the children of positions ``start``..``stop`` of
+    ``tier``'s ``.frontier`` file, those in later tiers written as runs (``run-U-T-C.keys``,
+    sorted without repeats), without a Python number per position. Returns ``(same,
+    problem)``: the bytes of the sorted keys of children in ``tier`` itself (b"" when moves
+    all leave it), and as ``discover_chunk``'s problem."""
+    tg, _ = _context(job)
+    directory = Path(job.directory)
+    opened = F.TierFile(directory / (F.tier_name(tier) + ".frontier"))
+    try:
+        view = opened.key_buffer(start, stop)
+        try:
+            groups = tg.native.found(view, tier)
+        except ValueError:  # a rule failed, or a move lowers the tier: Python says where
+            groups = None
+        finally:
+            view.release()
+        if groups is None:
+            same, later, _, problem = _discover_python(tg, tier, opened.keys(start, stop))
+            if problem is not None:
+                return b"", problem
+            groups = [(tier, array("Q", sorted(same)))] if same else []
+            groups += [(t, array("Q", sorted(kin))) for t, kin in sorted(later.items())]
+    finally:
+        opened.close()
+    same = b""
+    for child_tier, keys in groups:
+        if child_tier == tier:
+            same = bytes(keys)
+        else:
+            F.write_run(directory / F.run_name(child_tier, tier, chunk), child_tier, keys)
+    return same, None
+
+
 def _keys(data):
     """Keys as a worker returned them: numbers, or the bytes of a 64-bit array."""
     return array("Q", data) if isinstance(data, bytes) else data
@@ -275,6 +314,11 @@ def _discover(tg: TierGame, tier: int, keys: list[int]):
         found = _native_children(tg.native, tier, keys)
         if found is not None:
             return found
+    return _discover_python(tg, tier, keys)
+
+
+def _discover_python(tg: TierGame, tier: int, keys: list[int]):
+    """``_discover`` by the game's Python code."""
     game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
     outcome, to_move, successors = game.outcome, game.to_move, game.successors
     same: set[int] = set()
@@ -314,43 +358,78 @@ def _native_children(native, tier: int, keys: list[int]):
     """``discover_chunk``'s answer from native code, or None to find the chunk in Python (a
     rule failed, or a move lowers the tier: Python says where)."""
     try:
-        counts, kids, tiers = native.children(keys)
+        groups = native.found(array("Q", keys), tier)
     except ValueError:
         return None
-    if tiers and min(tiers) == max(tiers) > tier:  # every child in one later tier (usual)
-        return set(), {tiers[0]: set(kids)}, False, None
     same: set[int] = set()
     later: defaultdict[int, set[int]] = defaultdict(set)
-    for key, child_tier in zip(kids, tiers):
-        if child_tier == tier:
-            same.add(key)
-        elif child_tier > tier:
-            later[child_tier].add(key)
-        else:
-            return None
+    for child_tier, kin in groups:
+        (same if child_tier == tier else later[child_tier]).update(kin.cast("Q"))
     return same, later, bool(same), None
 
 
-def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> bytes:
-    """The records of positions ``start``..``stop`` of a tier whose moves all leave it."""
-    tg, files = _context(job)
-    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
-    outcome, to_move, successors = game.outcome, game.to_move, game.successors
-    here = F.TierFile(Path(job.directory) / (F.tier_name(tier) + ".positions"))
+def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> int:
+    """Values positions ``start``..``stop`` of a tier whose moves all leave it: their records
+    written at their place in the tier's ``.sol.partial`` file; returns how many."""
+    tg, _ = _context(job)
+    directory = Path(job.directory)
+    here = F.TierFile(directory / (F.tier_name(tier) + ".positions"))
     try:
-        keys = here.keys(start, stop)
+        records = None
+        if tg.native is not None:
+            view = here.key_buffer(start, stop)
+            try:
+                records = tg.native.values(view, *_native_solved(job, tier))
+            except ValueError:
+                pass  # a rule failed, or a value does not fit: Python says where
+            finally:
+                view.release()
+        if records is None:
+            records = _value_keys(job, tier, here.keys(start, stop))
+        at = here.records_at + start * F.RECORD.size
     finally:
         here.close()
-    if tg.native is not None:
+    handle = os.open(directory / (F.tier_name(tier) + ".sol.partial"), os.O_WRONLY)
+    try:
+        os.pwrite(handle, records, at)
+    finally:
+        os.close(handle)
+    return stop - start
+
+
+_VALUING: dict = {}
+"""Per process, for native valuing: the tier being valued, the later solved tiers' open files
+and the indexes native code made of them (dropped when the next tier starts)."""
+
+
+def _native_solved(job: TierJob, tier: int) -> tuple[dict, dict]:
+    """The solved tiers above ``tier`` (tier -> ``TierFile``) and their indexes."""
+    if _VALUING.get("at") != (job.run, tier):
+        _drop_valuing()
         solved = {}
         for path in Path(job.directory).glob("tier-*.sol"):
             later = F.parse_tier(path.stem)
             if later is not None and later > tier:
-                solved[later] = _solved(job, files, later)
-        try:
-            return tg.native.values(keys, solved)
-        except ValueError:
-            pass  # a rule failed, or a value does not fit: Python says where
+                solved[later] = F.TierFile(path)
+        _VALUING.update(at=(job.run, tier), solved=solved, indexes={})
+    return _VALUING["solved"], _VALUING["indexes"]
+
+
+def _drop_valuing() -> None:
+    indexes = _VALUING.pop("indexes", None)
+    if indexes is not None:
+        indexes.clear()
+    for opened in _VALUING.pop("solved", {}).values():
+        opened.close()
+    _VALUING.clear()
+
+
+def _value_keys(job: TierJob, tier: int, keys: list[int]) -> bytes:
+    """The records of ``keys`` of a tier whose moves all leave it, by the game's Python
+    code."""
+    tg, files = _context(job)
+    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
+    outcome, to_move, successors = game.outcome, game.to_move, game.successors
     out = bytearray()
     record, read = F.RECORD.pack, F.RECORD.unpack_from
     size, none = F.RECORD.size, F.NO_REMOTENESS
@@ -560,13 +639,14 @@ def check_identity(directory: Path, meta: dict, identity: dict) -> None:
                                            "another game, parameters or start)")
 
 
-def chunks_of(count: int, workers: int) -> list[tuple[int, int]]:
+def chunks_of(count: int, workers: int, largest: int = CHUNK_POSITIONS
+              ) -> list[tuple[int, int]]:
     """``(start, stop)`` ranges splitting ``count`` positions: several per worker, none
-    larger than ``CHUNK_POSITIONS``."""
+    larger than ``largest``."""
     if count == 0:
         return []
     size = max(MIN_CHUNK_POSITIONS, -(-count // (4 * workers)))
-    size = min(size, CHUNK_POSITIONS)
+    size = min(size, largest)
     return [(i, min(i + size, count)) for i in range(0, count, size)]
 
 
@@ -603,39 +683,30 @@ class _Solve:
 
     def discover(self, start: State, max_positions: int | None) -> None:
         tg, directory = self.tg, self.directory
-        pending: dict[int, set[int]] = {}
+        native = tg.native is not None and tg.width == 8 and sys.byteorder == "little"
+        pending, runs = self.resume(start, native)
         found = 0
-        latest = None
-        for path in directory.glob("pending-*.positions"):
-            tier = F.parse_tier(path.stem.replace("pending-", "tier-"))
-            if tier is not None and (latest is None or tier > latest):
-                latest = tier
-        if latest is None:
-            pending[tg.tier(start)] = {tg.pack(start)}
-        else:
-            saved = F.TierFile(self.path(latest, ".positions").with_name(
-                f"pending-{F.tier_name(latest)[5:]}.positions"))
-            try:
-                for key in saved.keys():
-                    pending.setdefault(tg.tier(tg.unpack(key)), set()).add(key)
-            finally:
-                saved.close()
-            for path in directory.glob("tier-*.positions"):  # found after that: found again
-                tier = F.parse_tier(path.stem)
-                if tier is not None and tier > latest:
-                    path.unlink()
-            for path in directory.glob("tier-*.positions"):
-                opened = F.TierFile(path)
-                found += opened.count
-                opened.close()
-        while pending:
-            tier = min(pending)
-            keys, stays = self.close_tier(tier, pending)
-            found += len(keys)
+        for path in directory.glob("tier-*.positions"):
+            opened = F.TierFile(path)
+            found += opened.count
+            opened.close()
+        while pending or runs:
+            if native:
+                tier = min([*pending, *runs])
+                count, stays = self.close_tier_runs(tier, pending.pop(tier, ()),
+                                                    runs.pop(tier, []))
+            else:
+                tier = min(pending)
+                keys, stays = self.close_tier(tier, pending)
+                count = len(keys)
+            found += count
             self.found = found
             if max_positions is not None and found > max_positions:
                 from .graph import TooManyPositionsError
                 raise TooManyPositionsError(max_positions)
+            if native:
+                runs = self.live_runs()
+                continue
             F.write_positions(self.path(tier, ".positions"), tier, keys, tg.width, stays)
             # a checkpoint only, read back into sets: in any order (sorting costs a second a
             # million keys)
@@ -645,15 +716,149 @@ class _Solve:
             for path in directory.glob("pending-*.positions"):
                 if path.name != name:
                     path.unlink()
+            for path in directory.glob("run-*.keys"):
+                path.unlink()
         for path in directory.glob("pending-*.positions"):
             path.unlink()
 
-    def close_tier(self, tier: int, pending: dict[int, set[int]]) -> tuple[list[int], bool]:
-        """Every position of ``tier``: those found from earlier tiers, then from each other."""
-        known = pending.pop(tier)
-        frontier = first = sorted(known)
-        stays = False
-        shared = self.job.compact and self.tg.width == 8  # workers read the keys from a file
+    def resume(self, start: State, native: bool) -> tuple[dict[int, set[int]], dict]:
+        """Where finding the positions goes on: ``(pending, runs)``, the keys found in tiers
+        not yet closed (tier -> keys), and for ``native`` the runs of those tiers (tier ->
+        paths). A stop leaves a ``pending-T.positions`` file (finding in Python) or runs
+        (native): either goes on with either back end."""
+        tg, directory = self.tg, self.directory
+        latest = None
+        for path in directory.glob("pending-*.positions"):
+            tier = F.parse_tier(path.stem.replace("pending-", "tier-"))
+            if tier is not None and (latest is None or tier > latest):
+                latest = tier
+        pending: dict[int, set[int]] = {}
+        if latest is not None:
+            for path in directory.glob("run-*.keys"):
+                path.unlink()
+            name = f"pending-{F.tier_name(latest)[5:]}.positions"
+            saved = F.TierFile(directory / name)
+            try:
+                for key in saved.keys():
+                    pending.setdefault(tg.tier(tg.unpack(key)), set()).add(key)
+            finally:
+                saved.close()
+            for path in directory.glob("tier-*.positions"):  # found after that: found again
+                tier = F.parse_tier(path.stem)
+                if tier is not None and tier > latest:
+                    path.unlink()
+            if not native:
+                return pending, {}
+            for tier, keys in pending.items():  # as runs of the latest tier found
+                F.write_run(directory / F.run_name(tier, latest, 0), tier,
+                            array("Q", sorted(keys)))
+            for tier in pending:
+                F.sync_file(directory / F.run_name(tier, latest, 0))
+            (directory / name).unlink()
+            pending = {}
+        runs = self.live_runs()
+        if not runs and len(list(directory.glob("tier-*.positions"))) < 2:
+            # nothing found, or only the first tier with nothing saved after it: from the start
+            for path in directory.glob("tier-*.positions"):
+                path.unlink()
+            pending[tg.tier(start)] = {tg.pack(start)}
+        elif not native:
+            for tier, paths in runs.items():
+                for path in paths:
+                    opened = F.TierFile(path)
+                    try:
+                        pending.setdefault(tier, set()).update(opened.keys())
+                    finally:
+                        opened.close()
+            runs = {}
+        return pending, runs
+
+    def live_runs(self) -> dict[int, list[Path]]:
+        """tier -> the runs still to merge into it (in the order of their names), removing
+        the runs already merged and those of a tier stopped half way."""
+        done = {F.parse_tier(p.stem) for p in self.directory.glob("tier-*.positions")}
+        runs: dict[int, list[Path]] = {}
+        for path in sorted(self.directory.glob("run-*.keys")):
+            parsed = F.parse_run(path.name)
+            if parsed is None:
+                continue
+            tier, source = parsed
+            if tier in done or source not in done:
+                path.unlink()
+            else:
+                runs.setdefault(tier, []).append(path)
+        return runs
+
+    def close_tier_runs(self, tier: int, keys, runs: list[Path]) -> tuple[int, bool]:
+        """``close_tier`` in native code: the tier's runs (and ``keys``) merged into its
+        ``.frontier`` file, whose chunks the workers expand into runs of later tiers; then
+        the ``.frontier`` file becomes ``tier-T.positions``. Returns the count of positions
+        and whether a move stays in the tier."""
+        tg, directory = self.tg, self.directory
+        opened = [F.TierFile(path) for path in runs]
+        views = [f.key_buffer() for f in opened]
+        if keys:
+            views.append(memoryview(array("Q", sorted(keys))).cast("B"))
+        frontier = self.path(tier, ".frontier")
+        try:
+            count = F.write_merged(frontier, tier, sum(len(v) for v in views) // 8,
+                                   lambda out: tg.native.merge(views, out))
+        finally:
+            for view in views:
+                view.release()
+            for f in opened:
+                f.close()
+        chunks = [(tier, a, b, i) for i, (a, b) in
+                  enumerate(chunks_of(count, self.engine.workers, NATIVE_CHUNK_POSITIONS))]
+        same = []
+        for part, problem in self.engine.map(discover_runs, self.job, chunks):
+            if problem is not None:
+                self.fail(problem, tier)
+            if part:
+                same.append(part)
+            seconds = perf_counter() - self.started
+            self.report(phase="finding", tier=tier, positions=count,
+                        rate=(self.found + count) / seconds if seconds > 0 else None)
+            self.check(f"finding the positions of tier {tier}")
+        for path in directory.glob(f"run-*-{F.tier_name(tier)[5:]}-*.keys"):
+            F.sync_file(path)  # the runs count once the tier's positions are written
+        positions = self.path(tier, ".positions")
+        if not same:  # moves all leave the tier (the usual case)
+            os.replace(frontier, positions)
+            return count, False
+        # Moves stay in the tier: the rest of it is found as in Python, from sets
+        keys_file = F.TierFile(frontier)
+        try:
+            known = set(keys_file.keys())
+        finally:
+            keys_file.close()
+        fresh = set()
+        for part in same:
+            fresh.update(array("Q", part))
+        fresh.difference_update(known)
+        known.update(fresh)
+        later: dict[int, set[int]] = {}
+        every, _ = self.close_tier(tier, later, known, sorted(fresh))
+        for i, (child_tier, kin) in enumerate(sorted(later.items())):
+            path = directory / F.run_name(child_tier, tier, len(chunks) + i)
+            F.write_run(path, child_tier, array("Q", sorted(kin)))
+            F.sync_file(path)
+        F.write_positions(positions, tier, every, tg.width, True)
+        frontier.unlink()
+        return len(every), True
+
+    def close_tier(self, tier: int, pending: dict[int, set[int]], known: set[int] | None = None,
+                   frontier: list[int] | None = None) -> tuple[list[int], bool]:
+        """Every position of ``tier``: those found from earlier tiers, then from each other
+        (``known`` and ``frontier`` when the first are expanded already and ``frontier``
+        found from them)."""
+        if known is None:
+            known = pending.pop(tier)
+            frontier = first = sorted(known)
+            stays = False
+            shared = self.job.compact and self.tg.width == 8  # workers read the keys from a file
+        else:
+            first, stays, shared = None, True, False
         if shared:
             F.write_positions(self.path(tier, ".frontier"), tier, first, 8, False)
         while frontier:
@@ -678,7 +883,8 @@ class _Solve:
             frontier = sorted(new)
         if shared:
             self.path(tier, ".frontier").unlink()
-        return (first if len(known) == len(first) else sorted(known)), stays
+        return (first if first is not None and len(known) == len(first) else sorted(known)), \
+            stays
 
     def tier_list(self) -> list[list]:
         tiers = []
@@ -703,28 +909,35 @@ class _Solve:
     # -- valuing them, last tier back --
 
     def value(self, tier: int, count: int, stays: bool, endless, start: State) -> None:
+        positions, solved = self.path(tier, ".positions"), self.path(tier, ".sol")
+        if not stays:  # the workers write the records into a copy of the positions' file
+            partial = solved.with_name(solved.name + ".partial")
+            shutil.copyfile(positions, partial)
+            with open(partial, "r+b") as out:
+                out.truncate(os.path.getsize(positions) + count * F.RECORD.size)
+            largest = NATIVE_CHUNK_POSITIONS if self.tg.native is not None else CHUNK_POSITIONS
+            chunks = [(tier, a, b) for a, b in chunks_of(count, self.engine.workers, largest)]
+            for done in self.engine.map(value_chunk, self.job, chunks):
+                self.valued_more(done, tier, count)
+                self.check(f"valuing tier {tier}")
+            F.sync_file(partial)
+            os.replace(partial, solved)
+            positions.unlink()
+            return
         chunks = [(tier, a, b) for a, b in chunks_of(count, self.engine.workers)]
-        if not stays:
-            parts = []
-            for part in self.engine.map(value_chunk, self.job, chunks):
-                parts.append(part)
-                self.valued_more(len(part) // F.RECORD.size, tier, count)
-                self.check(f"valuing tier {tier}")
-            records = b"".join(parts)
-        else:
-            rows = []
-            for part in self.engine.map(edges_chunk, self.job, chunks):
-                rows.extend(part)
-                self.valued_more(len(part), tier, count)
-                self.check(f"valuing tier {tier}")
-            records = self.solve_inside(tier, rows, endless)
-        opened = F.TierFile(self.path(tier, ".positions"))
+        rows = []
+        for part in self.engine.map(edges_chunk, self.job, chunks):
+            rows.extend(part)
+            self.valued_more(len(part), tier, count)
+            self.check(f"valuing tier {tier}")
+        records = self.solve_inside(tier, rows, endless)
+        opened = F.TierFile(positions)
         try:
             keys = opened.keys()
         finally:
             opened.close()
-        F.write_tier(self.path(tier, ".sol"), tier, keys, self.tg.width, stays, records)
-        self.path(tier, ".positions").unlink()
+        F.write_tier(solved, tier, keys, self.tg.width, stays, records)
+        positions.unlink()
 
     def valued_more(self, positions: int, tier: int, count: int) -> None:
         self.valued += positions

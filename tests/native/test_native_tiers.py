@@ -53,3 +53,51 @@ tier n * 2
     summary = solve_to_directory(model, [], tmp_path / "sol", native=True, notice=said.append)
     assert said == ["native: a declared tier is computed in Python; solving by tiers in Python"]
     assert (summary.value, summary.positions) == (1, 6)
+
+
+@pytest.mark.parametrize(("first", "then"), [(True, True), (True, False), (False, True)])
+def test_a_stopped_native_solve_goes_on_to_the_same_bytes(tmp_path, native, first, then):
+    """Stopped while finding (its runs on disk) or valuing, by either back end, and gone on
+    with either: the same bytes as a whole solve."""
+    from plies.solvers.tiers import TierSolveStopped
+    model = load("connect4", width=4, height=3)
+    solve_to_directory(model, [], tmp_path / "whole")
+    for phase, after in (("finding", 2), ("finding", 5), ("valuing", 3)):
+        seen = []
+
+        def stop():
+            return "timeout" if seen.count(phase) > after else None
+        target = tmp_path / f"stopped-{phase}-{after}"
+        with pytest.raises(TierSolveStopped):
+            solve_to_directory(model, [], target, stop=stop, native=first,
+                               progress=lambda report: seen.append(report["phase"]))
+        if phase == "finding" and first:
+            assert list(target.glob("run-*.keys"))  # the checkpoint: runs of later tiers
+        solve_to_directory(model, [], target, native=then)
+        assert files(target) == files(tmp_path / "whole")
+
+
+def test_a_killed_native_solve_goes_on_to_the_same_bytes(tmp_path, native):
+    """kill -9 while the runs are on disk (in a subprocess), run the same command again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4",
+               "-p", "width=5", "-p", "height=4", "--strong", "--workers", "1", "--backend",
+               "native", "--db"]
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    done = subprocess.run(command + [str(whole)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    process = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    while process.poll() is None:  # the module's pytest timeout guards a hang
+        if len(list(killed.glob("tier-*.positions"))) >= 8:
+            os.kill(process.pid, signal.SIGKILL)
+            break
+        time.sleep(0.005)
+    process.wait()
+    again = subprocess.run(command + [str(killed)], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert files(killed) == files(whole)

@@ -32,12 +32,17 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
                 int64_t *out, int32_t *where);
 void plies_initial(int64_t *slots);
-int plies_tier_children(const int64_t *spec, const uint64_t *keys, int64_t n,
-                        uint64_t *child_keys, int64_t *child_tiers, int64_t capacity,
-                        int32_t *counts, int64_t *out);
+int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t tier,
+                     uint64_t *child_keys, int64_t capacity, int64_t *group_tiers,
+                     int64_t *group_counts, int64_t most_groups, int64_t *out);
+int64_t plies_tier_merge(int64_t nruns, const uint64_t *const *runs, const int64_t *counts,
+                         uint64_t *out);
+void plies_tier_index(const uint64_t *keys, int64_t count, int64_t *index, int64_t room,
+                      int64_t *shape);
 int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t ntiers,
                       const int64_t *tier_ids, uint64_t **tier_keys, uint8_t **tier_records,
-                      const int64_t *tier_counts, uint8_t *records, int64_t *out);
+                      const int64_t *tier_counts, int64_t **tier_index,
+                      const int64_t *tier_shape, uint8_t *records, int64_t *out);
 int plies_slots(void);
 int plies_entry_bytes(void);
 """

@@ -1056,7 +1056,8 @@ static int64_t tier_of_state(const state_t *s)
     return t;
 }
 
-enum { TIER_SPEC = -2, TIER_FULL = -3, TIER_PACK = -4, TIER_MISSING = -5, TIER_VALUE = -6 };
+enum { TIER_SPEC = -2, TIER_FULL = -3, TIER_PACK = -4, TIER_MISSING = -5, TIER_VALUE = -6,
+       TIER_LOWER = -7, TIER_INDEX = -8, TIER_GROUPS = -9 };
 
 /* What both tier calls do first: read the tier's spec and start one worker, alone. Returns 0,
    or the kind of refusal (also in out[0]). */
@@ -1071,55 +1072,221 @@ static int tier_begin(const int64_t *spec, int64_t *out, worker_t **w)
     return 0;
 }
 
-/* The children of each key: counts[i] of them appended to child_keys and child_tiers, or -1
-   for a terminal position. out: the kind (0, a fault, or TIER_*), the key reached, the
-   children written. TIER_FULL: more children than `capacity` (call again with more room). */
-int plies_tier_children(const int64_t *spec, const uint64_t *keys, int64_t n,
-                        uint64_t *child_keys, int64_t *child_tiers, int64_t capacity,
-                        int32_t *counts, int64_t *out)
+/* The tiers' fast path keeps a chunk's children here between calls (one call at a time: the
+   tier calls run alone in their process). */
+static uint64_t *found_keys;
+static int64_t *found_tiers;
+static int64_t found_room;
+
+static int found_grow(int64_t need)  /* 0 when memory runs out */
+{
+    if (need <= found_room) return 1;
+    int64_t room = found_room ? found_room : 1024;
+    while (room < need) room *= 2;
+    uint64_t *keys = realloc(found_keys, (size_t)room * sizeof *keys);
+    if (!keys) return 0;
+    found_keys = keys;
+    int64_t *tiers = realloc(found_tiers, (size_t)room * sizeof *tiers);
+    if (!tiers) return 0;
+    found_tiers = tiers;
+    found_room = room;
+    return 1;
+}
+
+/* Sorts a[0..n) increasingly by their bytes from the least significant (a radix sort), skipping
+   the bytes all keys share; tmp has room for n keys. */
+static void sort_keys(uint64_t *a, uint64_t *tmp, int64_t n)
+{
+    if (n < 32) {
+        for (int64_t i = 1; i < n; i++) {
+            uint64_t k = a[i];
+            int64_t j = i;
+            while (j > 0 && a[j - 1] > k) { a[j] = a[j - 1]; j--; }
+            a[j] = k;
+        }
+        return;
+    }
+    uint64_t differ = 0;
+    for (int64_t i = 1; i < n; i++) differ |= a[i] ^ a[0];
+    uint64_t *from = a, *to = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (((differ >> shift) & 0xFF) == 0) continue;
+        int64_t at[256] = {0};
+        for (int64_t i = 0; i < n; i++) at[(from[i] >> shift) & 0xFF]++;
+        int64_t sum = 0;
+        for (int b = 0; b < 256; b++) { int64_t c = at[b]; at[b] = sum; sum += c; }
+        for (int64_t i = 0; i < n; i++) to[at[(from[i] >> shift) & 0xFF]++] = from[i];
+        uint64_t *swap = from; from = to; to = swap;
+    }
+    if (from != a) memcpy(a, from, (size_t)n * sizeof *a);
+}
+
+static int64_t unique_keys(uint64_t *a, int64_t n)  /* sorted a without repeats: their count */
+{
+    int64_t m = n > 0;
+    for (int64_t i = 1; i < n; i++)
+        if (a[i] != a[m - 1]) a[m++] = a[i];
+    return m;
+}
+
+/* The children of keys[0..n), positions of tier `tier`, grouped by tier in increasing order,
+   each group sorted without repeats: group g is group_counts[g] keys of tier group_tiers[g], the
+   groups one after the other in child_keys. out: the kind (0, a fault or TIER_*), the key
+   reached, the groups, the children counted with repeats. TIER_FULL: more children than
+   `capacity` (out[3] of them: call again with that room); TIER_GROUPS: children in more than
+   `most_groups` tiers; TIER_LOWER: a child in a lower tier (Python then says where). */
+int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t tier,
+                     uint64_t *child_keys, int64_t capacity, int64_t *group_tiers,
+                     int64_t *group_counts, int64_t most_groups, int64_t *out)
 {
     worker_t *w;
     int refused = tier_begin(spec, out, &w);
     if (refused) return refused;
-    int64_t kind = 0, used = 0;
-    volatile int64_t i = 0;
-    if (setjmp(w->escape) == 0) {
+    int64_t kind = 0, groups = 0;
+    volatile int64_t i = 0, used = 0;
+    if (!found_grow(8 * n + 64)) kind = F_MEMORY;
+    else if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
         for (; i < n; i++) {
             state_t s;
             int64_t utility;
             unpack_key(keys[i], &s);
-            if (outcome(&s, &utility)) { counts[i] = -1; continue; }
+            if (outcome(&s, &utility)) continue;
             expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
             expand(&s, &x);
-            if (used + x.n > capacity) { kind = TIER_FULL; break; }
-            for (int c = 0; c < x.n; c++) {
-                if (!pack_state(&p->buf[c].st, &child_keys[used])) { kind = TIER_PACK; break; }
-                child_tiers[used++] = tier_of_state(&p->buf[c].st);
+            if (x.n == 0) { kind = F_NO_MOVES; break; }
+            if (used + x.n > found_room && !found_grow(used + x.n)) { kind = F_MEMORY; break; }
+            int64_t at = used;
+            for (int c = 0; c < x.n; c++, at++) {
+                if (!pack_state(&p->buf[c].st, &found_keys[at])) { kind = TIER_PACK; break; }
+                int64_t t = found_tiers[at] = tier_of_state(&p->buf[c].st);
+                if (t < tier) { kind = TIER_LOWER; break; }
             }
             if (kind) break;
-            counts[i] = x.n;
+            used = at;
         }
     } else {
         kind = w->fault_kind;
     }
-    out[0] = kind; out[1] = i; out[2] = used;
+    if (!kind && used > capacity) kind = TIER_FULL;
+    if (!kind) {  /* the groups' tiers, in increasing order */
+        for (int64_t j = 0; j < used && !kind; j++) {
+            int64_t t = found_tiers[j], g = 0;
+            while (g < groups && group_tiers[g] < t) g++;
+            if (g < groups && group_tiers[g] == t) continue;
+            if (groups == most_groups) { kind = TIER_GROUPS; break; }
+            memmove(group_tiers + g + 1, group_tiers + g, (size_t)(groups - g) * sizeof *group_tiers);
+            group_tiers[g] = t;
+            groups++;
+        }
+    }
+    if (!kind) {
+        if (groups == 1) {
+            memcpy(child_keys, found_keys, (size_t)used * sizeof *child_keys);
+            group_counts[0] = used;
+        } else {  /* each child to its group's place */
+            int64_t *at = found_tiers;  /* read before written over */
+            for (int64_t g = 0; g < groups; g++) group_counts[g] = 0;
+            for (int64_t j = 0; j < used; j++) {
+                int64_t g = 0;
+                while (group_tiers[g] != at[j]) g++;
+                group_counts[g]++;
+                at[j] = g;
+            }
+            int64_t place[groups > 0 ? groups : 1], sum = 0;
+            for (int64_t g = 0; g < groups; g++) { place[g] = sum; sum += group_counts[g]; }
+            for (int64_t j = 0; j < used; j++) child_keys[place[at[j]]++] = found_keys[j];
+        }
+        int64_t from = 0, to = 0;  /* sorted, without repeats, packed together */
+        for (int64_t g = 0; g < groups; g++) {
+            int64_t count = group_counts[g];
+            sort_keys(child_keys + from, found_keys, count);
+            int64_t kept = unique_keys(child_keys + from, count);
+            memmove(child_keys + to, child_keys + from, (size_t)kept * sizeof *child_keys);
+            from += count;
+            to += kept;
+            group_counts[g] = kept;
+        }
+    }
+    out[0] = kind; out[1] = i; out[2] = groups; out[3] = used;
     free_worker(w);
     me = NULL;
     return (int)kind;
 }
 
+/* Merges `nruns` sorted runs (counts[r] keys each) into out, sorted without repeats (a heap
+   of the runs by their next key): the count written, or -1 when memory runs out. */
+int64_t plies_tier_merge(int64_t nruns, const uint64_t *const *runs, const int64_t *counts,
+                         uint64_t *out)
+{
+    int64_t *heap = malloc((size_t)(nruns > 0 ? nruns : 1) * sizeof *heap);
+    int64_t *at = calloc((size_t)(nruns > 0 ? nruns : 1), sizeof *at);
+    if (!heap || !at) { free(heap); free(at); return -1; }
+    int64_t size = 0, m = 0;
+#define HEAD(r) runs[r][at[r]]
+    for (int64_t r = 0; r < nruns; r++) {
+        if (counts[r] == 0) continue;
+        int64_t j = size++;  /* sift up */
+        while (j > 0 && HEAD(heap[(j - 1) / 2]) > HEAD(r)) { heap[j] = heap[(j - 1) / 2]; j = (j - 1) / 2; }
+        heap[j] = r;
+    }
+    while (size) {
+        int64_t r = heap[0];
+        uint64_t k = HEAD(r);
+        if (m == 0 || out[m - 1] != k) out[m++] = k;
+        if (++at[r] == counts[r]) {
+            r = heap[--size];
+            if (size == 0) break;
+        }
+        uint64_t head = HEAD(r);
+        int64_t j = 0;  /* sift down */
+        for (;;) {
+            int64_t c = 2 * j + 1;
+            if (c >= size) break;
+            if (c + 1 < size && HEAD(heap[c + 1]) < HEAD(heap[c])) c++;
+            if (HEAD(heap[c]) >= head) break;
+            heap[j] = heap[c];
+            j = c;
+        }
+        heap[j] = r;
+    }
+#undef HEAD
+    free(heap);
+    free(at);
+    return m;
+}
+
+/* A bucket index of the sorted keys[0..count), for plies_tier_values: shape = (least key,
+   shift, buckets) and index[b], for b = 0..buckets, the first key whose (key - least) >> shift
+   is at least b; `room` (at least 2) entries of index may be used. */
+void plies_tier_index(const uint64_t *keys, int64_t count, int64_t *index, int64_t room,
+                      int64_t *shape)
+{
+    uint64_t least = count ? keys[0] : 0, span = count ? keys[count - 1] - least : 0;
+    int shift = 0;
+    while ((span >> shift) >= (uint64_t)(room - 1)) shift++;
+    int64_t buckets = (int64_t)(span >> shift) + 1, i = 0;
+    for (int64_t b = 0; b <= buckets; b++) {
+        while (i < count && (int64_t)((keys[i] - least) >> shift) < b) i++;
+        index[b] = i;
+    }
+    shape[0] = (int64_t)least; shape[1] = shift; shape[2] = buckets;
+}
+
 /* The record (value: int16, remoteness: uint16, little-endian) of each key, from its
    children's records in the solved later tiers: tier_ids[t], whose sorted keys and records are
-   tier_keys[t] and tier_records[t] (tier_counts[t] of them). out: the kind, the key reached. */
+   tier_keys[t] and tier_records[t] (tier_counts[t] of them), found through the bucket index
+   tier_index[t] of shape tier_shape[3t..3t+2] (plies_tier_index). out: the kind, the key
+   reached, and for TIER_INDEX (a tier needed whose index is NULL) that tier's t. */
 int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t ntiers,
                       const int64_t *tier_ids, uint64_t **tier_keys, uint8_t **tier_records,
-                      const int64_t *tier_counts, uint8_t *records, int64_t *out)
+                      const int64_t *tier_counts, int64_t **tier_index,
+                      const int64_t *tier_shape, uint8_t *records, int64_t *out)
 {
     worker_t *w;
     int refused = tier_begin(spec, out, &w);
     if (refused) return refused;
-    int64_t kind = 0;
+    int64_t kind = 0, last = 0;
     volatile int64_t i = 0;
     if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
@@ -1139,16 +1306,27 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 for (int c = 0; c < x.n && !kind; c++) {
                     uint64_t key;
                     if (!pack_state(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
-                    int64_t tier = tier_of_state(&p->buf[c].st), t = 0;
-                    while (t < ntiers && tier_ids[t] != tier) t++;
-                    if (t == ntiers) { kind = TIER_MISSING; break; }
+                    int64_t tier = tier_of_state(&p->buf[c].st), t = last;
+                    if (t >= ntiers || tier_ids[t] != tier) {
+                        t = 0;
+                        while (t < ntiers && tier_ids[t] != tier) t++;
+                        if (t == ntiers) { kind = TIER_MISSING; break; }
+                        last = t;
+                    }
+                    const int64_t *index = tier_index[t], *shape = tier_shape + 3 * t;
+                    if (!index) { kind = TIER_INDEX; out[2] = t; break; }
+                    uint64_t bucket = (key - (uint64_t)shape[0]) >> shape[1];
+                    if (key < (uint64_t)shape[0] || bucket >= (uint64_t)shape[2]) {
+                        kind = TIER_MISSING;
+                        break;
+                    }
                     const uint64_t *sorted = tier_keys[t];
-                    int64_t lo = 0, hi = tier_counts[t];
-                    while (lo < hi) {  /* the first key not below `key` */
+                    int64_t lo = index[bucket], hi = index[bucket + 1], end = hi;
+                    while (lo < hi) {  /* the first key of the bucket not below `key` */
                         int64_t mid = lo + (hi - lo) / 2;
                         if (sorted[mid] < key) lo = mid + 1; else hi = mid;
                     }
-                    if (lo == tier_counts[t] || sorted[lo] != key) { kind = TIER_MISSING; break; }
+                    if (lo == end || sorted[lo] != key) { kind = TIER_MISSING; break; }
                     const uint8_t *r = tier_records[t] + 4 * lo;
                     kid_value[c] = (int16_t)(r[0] | (r[1] << 8));
                     kid_far[c] = r[2] | (r[3] << 8);
