@@ -10,6 +10,11 @@ One search handles every kind of node:
   as compiled games make each move once), then the declared order.
 - Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
   a move worth U is the best MAX can do, so nothing after it is searched.
+- Immediate wins (with bounds): a state where the opponent of the player who moved there can
+  end the game at once at their best bound (L for MIN, U for MAX) is worth that bound. Its
+  children are made up to that win without being counted and the state is not stored, so a
+  move that hands the opponent a win costs one node (Connect Four: a disc below the
+  opponent's four, or one that ignores their single threat).
 - CHANCE nodes: every outcome is searched exactly, when there is a table: exact values are
   what the table uses again. Without a table and with utility bounds, Ballard's Star1 (1983):
   the outcomes are valued in turn, each within the window that would settle the node, and the
@@ -220,13 +225,14 @@ def search(
         return value
 
     @search_frame
-    def value(state: State, alpha, beta, depth: int):
+    def value(state: State, alpha, beta, depth: int, above=None):
         """The value of the non-terminal ``state`` within the window (alpha, beta), fail-soft.
 
         A result <= alpha is an upper bound of the true value, one >= beta a lower bound, and
         anything in between is exact; L and U are exact too. This asks the table, stops at
         the depth limit, then values a chance node (CHANCE-VALUE) or searches the moves
-        (MAX-VALUE, MIN-VALUE), terminal children first.
+        (MAX-VALUE, MIN-VALUE), terminal children first. ``above``: the player who moved to
+        ``state`` (None at the root and below a chance node), for IMMEDIATE WINS (``replies``).
         """
         nonlocal nodes, leaves, cutoffs, hits, estimates, next_check, line
         visited = nodes
@@ -276,6 +282,12 @@ def search(
         if player != MAX and player != MIN:
             raise GameContractError(f"to_move() returned {player!r}")
         maximizing = player == MAX
+        made = None  # the children, when replies() made them
+        if above is not None and player != above and bounds is not None:
+            made, win = replies(state, bounds[1] if maximizing else bounds[0])
+            if win is not None:  # the opponent of the player above wins at once
+                line = (win, None)
+                return high if maximizing else low
 
         # TERMINAL-TEST of every child first (EXPAND makes each child with its outcome): the
         # best of them bounds the node at once.
@@ -287,7 +299,7 @@ def search(
         killed = None  # the killer's (position, move, child), when it is among the children
         table_first = 0  # 1 once the table's best move is first in line
         index = -1
-        for index, (move, child, utility) in enumerate(expand(state)):
+        for index, (move, child, utility) in enumerate(expand(state) if made is None else made):
             if nodes >= next_check:
                 next_check = limits.check(nodes)
             nodes += 1
@@ -322,7 +334,7 @@ def search(
                 beta = v
             if maximizing:  # MAX-VALUE
                 for index, move, child in searched:
-                    child_value = value(child, alpha, beta, depth - 1)
+                    child_value = value(child, alpha, beta, depth - 1, MAX)
                     if child_value > v:
                         v, best_move, best_line, best_index = child_value, move, line, index
                         if v >= beta:  # MIN above already has a better choice than this state
@@ -333,7 +345,7 @@ def search(
                             alpha = v
             else:  # MIN-VALUE
                 for index, move, child in searched:
-                    child_value = value(child, alpha, beta, depth - 1)
+                    child_value = value(child, alpha, beta, depth - 1, MIN)
                     if child_value < v:
                         v, best_move, best_line, best_index = child_value, move, line, index
                         if v <= alpha:  # MAX above already has a better choice than this state
@@ -352,6 +364,25 @@ def search(
         else:
             line = None
         return v
+
+    @loop_frame
+    def replies(state: State, target):
+        """IMMEDIATE WINS: the children of ``state`` made up to the first terminal one worth
+        ``target``, the best bound of the player to move, and that one's move (None if none).
+
+        A state where the opponent of the player above can end the game at once at their best
+        bound is worth that bound: ``value`` returns it without counting these children or
+        storing the state (the move to it is refused; in Connect Four a move that lets the
+        opponent complete four, so a single threat is answered at once, and a node whose
+        every move is refused is lost). A state without such a win is searched with the
+        children made here, counted as if made then.
+        """
+        children = []
+        for move, child, utility in expand(state):
+            children.append((move, child, utility))
+            if utility is not None and utility == target:
+                return children, move
+        return children, None
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,
               work: int) -> None:

@@ -1,10 +1,12 @@
 """What the native search does to be quick, each step checked on its own (issue 20): a child's
-end test reads only the lines through the cells its move wrote."""
+end test reads only the lines through the cells its move wrote; a move that hands the opponent
+an immediate win is refused, node for node as in Python."""
 
 from __future__ import annotations
 
 import plies
 from plies.backends.native.engine import native_source
+from plies.game.loader import load_source
 
 
 def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
@@ -15,3 +17,44 @@ def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
     expand = source[source.index("static int expand("):source.index("static int pack_key(")]
     assert "line_through(t, written_, nw_" in expand
     assert "written_[nw_] = k_" in expand  # the effect records the cells it writes
+
+
+TAKE = """game take(n0 = 3)
+players A max, B min
+state
+  n: 0..9 = n0
+move take(k in 1..2) when k <= n { n -= k }
+terminal n == 0
+utility if turn == A then -1 else 1
+bounds -1..1
+"""
+"""Take one or two; who takes the last wins (tests/solvers/test_immediate_wins.py counts it
+by hand)."""
+
+
+def test_a_move_that_hands_the_opponent_a_win_is_refused_as_in_python(native):
+    """From 3 both moves leave B the last take: refused, 3 nodes (6 without the refusal); from
+    4 the child B cannot win at once is searched. Counts, lines and the table agree."""
+    for n0 in range(1, 10):
+        model = load_source(TAKE, "take.game", n0=n0)
+        for use_table in (True, False):
+            ours = native(model).solve("auto", use_table=use_table)
+            python = model.solve("auto", use_table=use_table)
+            assert (ours.value, ours.nodes, ours.leaves, ours.cutoffs, ours.table_size,
+                    ours.principal_variation) == \
+                (python.value, python.nodes, python.leaves, python.cutoffs, python.table_size,
+                 python.principal_variation)
+            if n0 == 3:
+                assert (ours.value, ours.nodes) == (-1, 3)
+
+
+def test_connect_four_answers_a_threat_in_both_back_ends_alike(native):
+    """Yellow holds the bottom row's columns 1-3 and column 4 is open: Red's four other moves
+    each let Yellow complete four at once, so they are refused and drop(4) is searched."""
+    model = plies.load("connect4", width=5, height=4)
+    state = model.play_all("drop(0) drop(1) drop(1) drop(2) drop(2) drop(3)".split())
+    ours = native(model).solve("auto", state=state)
+    python = model.solve("auto", state=state)
+    assert str(ours.best_move) == str(python.best_move) == "drop(4)"
+    assert (ours.value, ours.nodes, ours.leaves, ours.table_hits) == \
+        (python.value, python.nodes, python.leaves, python.table_hits)

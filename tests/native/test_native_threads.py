@@ -52,7 +52,7 @@ def test_threads_give_one_threads_value(native, join_at_once, game, params):
 
 
 def test_a_small_search_stays_with_one_thread(native):
-    model = plies.load("connect4", width=5, height=4)  # 182,962 nodes: fewer than SPAWN_NODES
+    model = plies.load("connect4", width=5, height=4)  # 148,296 nodes: fewer than SPAWN_NODES
     compiled = native(model)
     one, four = compiled.solve("auto"), compiled.solve("auto", threads=4)
     assert (four.value, four.best_move, four.nodes, four.principal_variation) == \
@@ -82,7 +82,7 @@ def test_the_command_line_takes_threads(native):
                                  "--backend", "native", "--threads", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert '"value": 0' in result.stdout
-    assert '"threads": 1' in result.stdout  # 23,647 nodes: too few for the others to join
+    assert '"threads": 1' in result.stdout  # 20,039 nodes: too few for the others to join
     default = runner.invoke(app, ["solve", "connect4", "-p", "width=4", "-p", "height=4",
                                   "--backend", "native", "--json"])  # every core
     assert default.exit_code == 0 and '"value": 0' in default.stdout

@@ -35,7 +35,10 @@ typedef struct {
     int32_t terminal;
 } child_t;
 
-enum { MODE_COUNT, MODE_CUT, MODE_QUIET };
+/* MODE_COUNT: every child counted; MODE_CUT: counted, and the expansion stops at a terminal
+   child that settles the node (alpha-beta); MODE_QUIET: made, not counted; MODE_PEEK: made, not
+   counted, stopping at the first terminal child whose utility is `target` */
+enum { MODE_COUNT, MODE_CUT, MODE_QUIET, MODE_PEEK };
 
 typedef struct {
     child_t *buf;
@@ -44,6 +47,7 @@ typedef struct {
     int maximizing;
     value_t v, alpha, beta;
     int best;
+    int64_t target;  /* MODE_PEEK: the utility looked for */
 } expansion_t;
 
 /* ---- faults: a rule failed, a limit stopped the search, or the values do not fit ---- */
@@ -326,7 +330,8 @@ static int sink(expansion_t *x)
     child_t *c = &x->buf[x->n];
     c->index = x->n;
     x->n++;
-    if (x->mode == MODE_QUIET) return 0;
+    if (x->mode >= MODE_QUIET)
+        return x->mode == MODE_PEEK && c->terminal && c->utility == x->target;
     count_node();
     if (x->mode == MODE_CUT && c->terminal) {
         me->leaves++;

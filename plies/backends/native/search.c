@@ -6,6 +6,7 @@
 
 #define MAX_PV 256
 
+/* 1: MAX to move, -1: MIN, 0: a chance event */
 static int to_move(const state_t *s)
 {
 #if HAS_CHANCE
@@ -349,7 +350,7 @@ static inline int busy_elsewhere(uint64_t hash)
 }
 
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
-                     int ply);
+                     int ply, int above);
 
 /* The state's key, and its entry's memory asked for: the keys of all the children of a node
    are made at once, so that their cache misses overlap instead of coming one by one. */
@@ -401,11 +402,11 @@ static value_t chance_value(const state_t *s, value_t alpha, value_t beta, int p
                                             c->weight);
             me->path[ply] = i;
             v = value(&c->st, NULL, child_alpha > low_value ? child_alpha : low_value,
-                      child_beta < high_value ? child_beta : high_value, ply + 1);
+                      child_beta < high_value ? child_beta : high_value, ply + 1, 0);
             me->path_ply = ply;
         } else {
             me->path[ply] = i;
-            v = value(&c->st, NULL, low_value, high_value, ply + 1);
+            v = value(&c->st, NULL, low_value, high_value, ply + 1, 0);
             me->path_ply = ply;
         }
         total = exact_add(total, exact_mul((value_t)c->weight, v));
@@ -430,8 +431,10 @@ static value_t chance_value(const state_t *s, value_t alpha, value_t beta, int p
     return total / d;
 }
 
+/* above: the player who moved to this state (1: MAX, -1: MIN, 0: none, at the root and below
+   a chance event) */
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
-                     int ply)
+                     int ply, int above)
 {
     ply_t *p = ply_at(ply);
     me->path_ply = ply;
@@ -463,12 +466,34 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         return v;
     }
     int maximizing = player == 1;
+    /* IMMEDIATE WINS, as replies() in plies/solvers/search.py: a state where the opponent of
+       the player above can end the game at once at their best bound (the utility bound) is
+       worth that bound, and is neither counted past itself nor stored. Its children are made
+       without counting them, up to the first such win (its line is then that move); a state
+       without one is searched with them, counted as if made now. So a move that lets the
+       opponent win at once is refused (in Connect Four: no disc below the opponent's four,
+       and a single threat answered at once), and a node whose moves are all refused is lost. */
+    int made = -1;
+#if HAS_BOUNDS
+    if (above && above != player) {
+        expansion_t y = {p->buf, 0, MODE_PEEK, 0, 0, 0, 0, -1, maximizing ? BOUND_HIGH : BOUND_LOW};
+        if (expand(s, &y)) {
+            p->pv[0] = y.n - 1;
+            p->pv_len = 1;
+            return maximizing ? high_value : low_value;
+        }
+        made = y.n;
+    }
+#else
+    (void)above;
+#endif
     int marked = keyed && shared_table && ply < BUSY_PLIES;
     if (marked) enter_node(hash);
     /* TERMINAL-TEST of every child first: the best of them bounds the node at once */
     expansion_t x = {p->buf, 0, MODE_CUT, maximizing, maximizing ? -VALUE_INF - 1 : VALUE_INF + 1,
                      alpha, beta, -1};
-    expand(s, &x);
+    if (made < 0) expand(s, &x);
+    else while (x.n < made && !sink(&x)) {}  /* made above: counted as if made now */
     if (x.n == 0) fault(F_NO_MOVES, -1, 0, 0);
     value_t v = x.v;
     int best_index = x.best;
@@ -520,7 +545,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
                 else if (!later[k]) continue;
             }
             me->path[ply] = i;
-            value_t cv = value(&p->buf[i].st, &p->keys[k], alpha, beta, ply + 1);
+            value_t cv = value(&p->buf[i].st, &p->keys[k], alpha, beta, ply + 1, player);
             me->path_ply = ply;
             if (maximizing ? cv > v : cv < v) {
                 v = cv; best_index = i;
@@ -744,7 +769,7 @@ static void search_from_root(worker_t *w)
 {
     me = w;
     if (setjmp(w->escape) == 0) {
-        value_t v = value(&search_root, NULL, low_value, high_value, 0);
+        value_t v = value(&search_root, NULL, low_value, high_value, 0, 0);
         if (__sync_bool_compare_and_swap(&winner, -1, w->id)) winner_value = v;
     } else if (w->fault_kind != F_STOPPED) {  /* a limit, or a rule that failed */
         __sync_bool_compare_and_swap(&failed_first, -1, w->id);
