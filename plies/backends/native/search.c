@@ -1028,10 +1028,21 @@ void plies_initial(int64_t *slots)
    raw value the slot never holds) and `radix` raw values; then the tier: how many counted
    slots and (slot, start value) each, how many summed slots and (slot, sign) each. */
 
-typedef struct { int64_t slot, radix, base, span; const int64_t *codes, *values; } pack_slot_t;
+typedef struct {
+    int64_t slot, radix, base, span;
+    const int64_t *codes, *values;
+    uint64_t weight;  /* the product of the radixes of the slots after this one */
+} pack_slot_t;
 static pack_slot_t packing_slots[SLOTS];
 static int64_t tier_counted, tier_summed;
 static const int64_t *tier_counted_at, *tier_summed_at;
+/* By state slot, for a child's key and tier from its parent's (child_key): its packing, and
+   its part of the tier: counted against the start values counted_start[counted_from[i] ..
+   counted_from[i + 1]), plus its value times summed_times[i]. */
+static const pack_slot_t *slot_packing[SLOTS];
+static int64_t counted_from[SLOTS + 1], summed_times[SLOTS];
+static int64_t *counted_start;
+static int64_t counted_room;
 
 static int tier_setup(const int64_t *spec)
 {
@@ -1044,31 +1055,88 @@ static int tier_setup(const int64_t *spec)
         k->values = p + 4 + k->span;
         p += 4 + k->span + k->radix;
     }
+    uint64_t weight = 1;
+    for (int j = SLOTS - 1; j >= 0; j--) {
+        packing_slots[j].weight = weight;
+        weight *= (uint64_t)packing_slots[j].radix;
+    }
     tier_counted = p[0]; tier_counted_at = p + 1; p += 1 + 2 * tier_counted;
     tier_summed = p[0]; tier_summed_at = p + 1;
-    return 1;
-}
-
-static int pack_state(const state_t *s, uint64_t *key)  /* 0: a value no slot code holds */
-{
-    uint64_t k = 0;
     for (int j = 0; j < SLOTS; j++) {
-        const pack_slot_t *p = &packing_slots[j];
-        int64_t v = s->s[p->slot] - p->base;
-        if (v < 0 || v >= p->span || p->codes[v] < 0) return 0;
-        k = k * (uint64_t)p->radix + (uint64_t)p->codes[v];
+        if (packing_slots[j].slot < 0 || packing_slots[j].slot >= SLOTS) return 0;
+        slot_packing[packing_slots[j].slot] = &packing_slots[j];
     }
-    *key = k;
+    if (tier_counted > counted_room) {
+        int64_t *room = realloc(counted_start, (size_t)tier_counted * sizeof *room);
+        if (!room) return 0;
+        counted_start = room;
+        counted_room = tier_counted;
+    }
+    int64_t n = 0;
+    for (int i = 0; i < SLOTS; i++) {
+        counted_from[i] = n;
+        for (int64_t c = 0; c < tier_counted; c++)
+            if (tier_counted_at[2 * c] == i) counted_start[n++] = tier_counted_at[2 * c + 1];
+        summed_times[i] = 0;
+        for (int64_t c = 0; c < tier_summed; c++)
+            if (tier_summed_at[2 * c] == i) summed_times[i] += tier_summed_at[2 * c + 1];
+    }
+    counted_from[SLOTS] = n;
     return 1;
 }
 
+/* The key cut in two at the middle slot (one division), whose halves are read slot by slot
+   side by side: two chains of divisions that do not wait for each other. */
 static void unpack_key(uint64_t k, state_t *s)
 {
-    for (int j = SLOTS - 1; j >= 0; j--) {
-        const pack_slot_t *p = &packing_slots[j];
-        s->s[p->slot] = p->values[k % (uint64_t)p->radix];
-        k /= (uint64_t)p->radix;
+    const int middle = SLOTS / 2;  /* slots 0..middle-1 in `high`, the others in `low` */
+    uint64_t high = SLOTS > 1 ? k / packing_slots[middle - 1].weight : 0;
+    uint64_t low = SLOTS > 1 ? k - high * packing_slots[middle - 1].weight : k;
+    int j = SLOTS - 1, i = middle - 1;
+    for (; i >= 0; i--, j--) {
+        const pack_slot_t *p = &packing_slots[j], *q = &packing_slots[i];
+        uint64_t a = low / (uint64_t)p->radix, b = high / (uint64_t)q->radix;
+        s->s[p->slot] = p->values[low - a * (uint64_t)p->radix];
+        s->s[q->slot] = q->values[high - b * (uint64_t)q->radix];
+        low = a;
+        high = b;
     }
+    for (; j >= middle; j--) {
+        const pack_slot_t *p = &packing_slots[j];
+        uint64_t a = low / (uint64_t)p->radix;
+        s->s[p->slot] = p->values[low - a * (uint64_t)p->radix];
+        low = a;
+    }
+}
+
+/* The key and tier of a child from its parent's, through the slots the move changed (a move
+   changes few; a key is the sum of each slot's code times its weight, the same number as
+   Python's mixed radix packing): 0 when a value of the child has no slot code. */
+static int child_key(const state_t *parent, const state_t *child, uint64_t *key, int64_t *tier)
+{
+    uint64_t k = *key;
+    int64_t t = *tier;
+    for (int i = 0; i < SLOTS; i++) {
+        if ((i & 3) == 0 && i + 4 <= SLOTS) {  /* four slots at once: most are unchanged */
+            const int64_t *a = parent->s + i, *b = child->s + i;
+            if (((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0) {
+                i += 3;
+                continue;
+            }
+        }
+        int64_t was = parent->s[i], now = child->s[i];
+        if (was == now) continue;
+        const pack_slot_t *p = slot_packing[i];
+        uint64_t v = (uint64_t)(now - p->base);
+        if (v >= (uint64_t)p->span || p->codes[v] < 0) return 0;
+        k += (uint64_t)(p->codes[v] - p->codes[was - p->base]) * p->weight;
+        for (int64_t c = counted_from[i]; c < counted_from[i + 1]; c++)
+            t += (now != counted_start[c]) - (was != counted_start[c]);
+        t += (now - was) * summed_times[i];
+    }
+    *key = k;
+    *tier = t;
+    return 1;
 }
 
 static int64_t tier_of_state(const state_t *s)
@@ -1183,9 +1251,12 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
             if (used + x.n > found_room && !found_grow(used + x.n)) { kind = F_MEMORY; break; }
             int64_t at = used;
             for (int c = 0; c < x.n; c++, at++) {
-                if (!pack_state(&p->buf[c].st, &found_keys[at])) { kind = TIER_PACK; break; }
-                int64_t t = found_tiers[at] = tier_of_state(&p->buf[c].st);
+                uint64_t key = keys[i];
+                int64_t t = tier;
+                if (!child_key(&s, &p->buf[c].st, &key, &t)) { kind = TIER_PACK; break; }
                 if (t < tier) { kind = TIER_LOWER; break; }
+                found_keys[at] = key;
+                found_tiers[at] = t;
             }
             if (kind) break;
             used = at;
@@ -1327,11 +1398,12 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
                 expand(&s, &x);
                 if (x.n == 0) { kind = F_NO_MOVES; break; }
-                int64_t kid_value[x.n], kid_far[x.n];
+                int64_t kid_value[x.n], kid_far[x.n], here = tier_of_state(&s);
                 for (int c = 0; c < x.n && !kind; c++) {
-                    uint64_t key;
-                    if (!pack_state(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
-                    int64_t tier = tier_of_state(&p->buf[c].st), t = last;
+                    uint64_t key = keys[i];
+                    int64_t tier = here;
+                    if (!child_key(&s, &p->buf[c].st, &key, &tier)) { kind = TIER_PACK; break; }
+                    int64_t t = last;
                     if (t >= ntiers || tier_ids[t] != tier) {
                         t = 0;
                         while (t < ntiers && tier_ids[t] != tier) t++;
