@@ -1,12 +1,13 @@
 """Strong solving by tiers into a solution directory: time, peak memory and size on disk.
 
-``python -m benchmarks.tiers [--width 5 --height 4] [--workers 1 2] [--backends python
-native]`` solves Connect Four by tiers once per back end and worker count (``plies solve
+``python -m benchmarks.tiers [--boards 5x4 6x4] [--workers 1 2] [--backends python native]``
+solves Connect Four by tiers once per board, back end and worker count (``plies solve
 connect4 --strong --db DIR --workers N --backend B --json``,
 in a new process each time), samples the memory of the solve and its worker processes
 together every 0.1 s, counts their CPU time, and writes ``benchmarks/results/tiers.json``, which
 ``benchmarks.analysis_page`` shows. Run it under the bench lock: it keeps the machine's cores
-busy. The machine and its load average are recorded with the figures.
+busy. The machine and its load average (before and after each solve) are recorded with the
+figures.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def solve(width: int, height: int, workers: int, backend: str = "python") -> dic
                    "--db", str(target), "--workers", str(workers), "--backend", backend,
                    "--json"]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load_before = os.getloadavg()[0]
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True)
@@ -70,17 +72,20 @@ def solve(width: int, height: int, workers: int, backend: str = "python") -> dic
             "cpu_seconds": round(cpu, 1),
             "peak_bytes": peak, "positions": summary["positions"], "tiers": summary["tiers"],
             "value": summary["value"], "remoteness": summary["remoteness"],
-            "bytes": summary["bytes"]}
+            "bytes": summary["bytes"], "load_before": round(load_before, 2),
+            "load_after": round(os.getloadavg()[0], 2)}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--width", type=int, default=5)
-    parser.add_argument("--height", type=int, default=4)
+    parser.add_argument("--boards", nargs="+", default=["5x4"],
+                        help="Connect Four boards, WIDTHxHEIGHT")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--backends", nargs="+", default=["python", "native"])
     args = parser.parse_args()
-    cases = [solve(args.width, args.height, n, b) for b in args.backends for n in args.workers]
+    boards = [tuple(int(side) for side in board.split("x")) for board in args.boards]
+    cases = [solve(width, height, n, b) for width, height in boards for b in args.backends
+             for n in args.workers]
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
               "python": platform.python_version(),
               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -88,7 +93,7 @@ def main() -> int:
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     for case in cases:
-        print(f"{case['backend']}, {case['workers']} workers: {case['positions']:,} positions in "
+        print(f"{case['width']}x{case['height']} {case['backend']}, {case['workers']} workers: {case['positions']:,} positions in "
               f"{case['wall_seconds']} s ({case['cpu_seconds']} s of CPU), "
               f"peak {case['peak_bytes'] / 1e6:.0f} MB, "
               f"{case['bytes'] / 1e6:.1f} MB on disk")

@@ -144,16 +144,17 @@ def write_positions(path: Path, tier: int, keys: list[int], width: int, stays: b
 
 def write_run(path: Path, tier: int, keys) -> None:
     """A run: ``keys``, a buffer of sorted 64-bit keys of ``tier`` (in this machine's byte
-    order, little-endian), renamed whole but not flushed to disk (``sync_file`` does that
-    before the run counts)."""
+    order, little-endian), renamed whole but not flushed to disk (``sync_file`` or
+    ``os.sync`` does that before the run counts)."""
     count = len(keys) // 8 if isinstance(keys, (bytes, memoryview)) else len(keys)
     header = HEADER.pack(MAGIC, FORMAT_VERSION, 8, count, tier, 0)
     write_atomically(path, [header, keys], sync=False)
 
 
-def write_merged(path: Path, tier: int, most: int, merge) -> int:
+def write_merged(path: Path, tier: int, most: int, merge, sync: bool = True) -> int:
     """Sorted 64-bit keys of ``tier`` written by ``merge(buffer) -> count`` into the memory
-    of the file (room for ``most`` keys), without records: their count."""
+    of the file (room for ``most`` keys), without records: their count. Renamed whole, and
+    flushed to disk first unless ``sync`` is false."""
     temporary = path.with_name(path.name + ".partial")
     with open(temporary, "w+b") as out:
         out.truncate(HEADER.size + 8 * most)
@@ -168,7 +169,8 @@ def write_merged(path: Path, tier: int, most: int, merge) -> int:
         out.write(HEADER.pack(MAGIC, FORMAT_VERSION, 8, count, tier, 0))
         out.truncate(HEADER.size + 8 * count)
         out.flush()
-        os.fsync(out.fileno())
+        if sync:
+            os.fsync(out.fileno())
     os.replace(temporary, path)
     return count
 

@@ -54,8 +54,9 @@ CHUNK_POSITIONS = 20_000
 """Most positions in one chunk (a chunk of Connect Four takes about 0.2 s in Python)."""
 MIN_CHUNK_POSITIONS = 500
 """Fewest positions in a chunk when a tier is split among workers."""
-NATIVE_CHUNK_POSITIONS = 1_000_000
-"""Most positions in one chunk found or valued in native code (about a second)."""
+NATIVE_CHUNK_POSITIONS = 250_000
+"""Most positions in one chunk found or valued in native code (about 0.1 s: workers that
+finish a tier wait for the last chunk less)."""
 
 
 class TierLoweredError(SolverError):
@@ -164,21 +165,26 @@ class SerialEngine:
 
 
 class PoolEngine:
-    """Runs the chunks in a pool of ``workers`` processes (``multiprocessing``)."""
+    """Runs the chunks in a pool of ``workers`` processes (``multiprocessing``), started at
+    the first chunks: where processes are forked, they start with the game the solve made
+    (``_context``) instead of making it again."""
 
     def __init__(self, workers: int) -> None:
-        import multiprocessing
         self.workers = workers
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.pool = context.Pool(workers, initializer=_ignore_interrupts)
+        self.pool = None
 
     def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
+        if self.pool is None:
+            import multiprocessing
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self.pool = context.Pool(self.workers, initializer=_ignore_interrupts)
         return self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
 
     def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
 
 
 def _ignore_interrupts() -> None:
@@ -561,7 +567,7 @@ def solve_by_tiers(
     job = replace(job, run=uuid.uuid4().hex,  # fresh workers' caches for this run
                   compact=not isinstance(engine, SerialEngine))
     directory = Path(job.directory)
-    tg, _ = _context(job) if isinstance(engine, SerialEngine) else (job.make(), None)
+    tg, _ = _context(job)  # forked workers start with it
     meta = open_directory(directory, identity, extra or {})
     solver = _Solve(job, tg, engine, directory, progress, stop or (lambda: None), started)
     try:
@@ -802,7 +808,7 @@ class _Solve:
         frontier = self.path(tier, ".frontier")
         try:
             count = F.write_merged(frontier, tier, sum(len(v) for v in views) // 8,
-                                   lambda out: tg.native.merge(views, out))
+                                   lambda out: tg.native.merge(views, out), sync=False)
         finally:
             for view in views:
                 view.release()
@@ -820,8 +826,7 @@ class _Solve:
             self.report(phase="finding", tier=tier, positions=count,
                         rate=(self.found + count) / seconds if seconds > 0 else None)
             self.check(f"finding the positions of tier {tier}")
-        for path in directory.glob(f"run-*-{F.tier_name(tier)[5:]}-*.keys"):
-            F.sync_file(path)  # the runs count once the tier's positions are written
+        os.sync()  # the runs and the .frontier count once the tier's positions are written
         positions = self.path(tier, ".positions")
         if not same:  # moves all leave the tier (the usual case)
             os.replace(frontier, positions)
