@@ -352,8 +352,8 @@ static inline int busy_elsewhere(uint64_t hash)
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
                      int ply, int above);
 
-/* The state's key, and its entry's memory asked for: the keys of all the children of a node
-   are made at once, so that their cache misses overlap instead of coming one by one. */
+/* The state's key, and its entry's memory asked for: a node makes each child's key one child
+   ahead of its search, so that the cache miss overlaps the search before it. */
 static void key_of(const state_t *s, struct lookup *k)
 {
     k->keyed = use_table && pack_key(s, k->key);
@@ -524,7 +524,11 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     } else if (count) {
         if (maximizing) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
-        for (int k = 0; k < count; k++) key_of(&p->buf[p->order[k]].st, &p->keys[k]);
+        /* each child's key is made (and its entry asked for) one child ahead of its search,
+           so that the miss overlaps the search before it; made for all at once, they cost a
+           cut node a key and a miss for every child it never searches (Connect Four 6x5:
+           6.4 s against 6.9 s, medians of four) */
+        int keys_made = 0;
         /* with threads, a child another thread is searching waits for a second pass (by
            then its value is often in the table), unless it is the first (ABDADA's rule) and
            this is the calling thread: a helper leaves even the first child to the thread
@@ -536,6 +540,8 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         for (int pass = 0; pass < 1 + (deferred > 0); pass++)
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
+            for (; keys_made <= k + 1 && keys_made < count; keys_made++)
+                key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
             if (defer) {
                 if (pass == 0 && (k > 0 || me->id > 0) && p->keys[k].keyed
                     && busy_elsewhere(p->keys[k].hash)) {
