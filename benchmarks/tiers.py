@@ -1,6 +1,7 @@
 """Strong solving by tiers into a solution directory: time, peak memory and size on disk.
 
-``python -m benchmarks.tiers [--boards 5x4 6x4] [--workers 1 2] [--backends python native]``
+``python -m benchmarks.tiers [--boards 5x4 6x4] [--workers 1 2] [--backends python native]
+[--append]``
 solves Connect Four by tiers once per board, back end and worker count (``plies solve
 connect4 --strong --db DIR --workers N --backend B --json``,
 in a new process each time), samples the memory of the solve and its worker processes
@@ -82,14 +83,18 @@ def main() -> int:
                         help="Connect Four boards, WIDTHxHEIGHT")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--backends", nargs="+", default=["python", "native"])
+    parser.add_argument("--append", action="store_true",
+                        help="add the cases to those of the results file (runs kept short)")
     args = parser.parse_args()
+    earlier = json.loads(RESULTS.read_text())["cases"] if args.append and RESULTS.is_file() \
+        else []
     boards = [tuple(int(side) for side in board.split("x")) for board in args.boards]
     cases = [solve(width, height, n, b) for width, height in boards for b in args.backends
              for n in args.workers]
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores",
               "python": platform.python_version(),
               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-              "load_average": round(os.getloadavg()[0], 1), "cases": cases}
+              "load_average": round(os.getloadavg()[0], 1), "cases": earlier + cases}
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     for case in cases:

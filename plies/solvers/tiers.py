@@ -584,6 +584,8 @@ def solve_by_tiers(
             solver.value(tier, count, stays, endless, start)
     except KeyboardInterrupt:
         raise TierSolveStopped("interrupt", solver.doing) from None
+    finally:
+        solver.remove.close()
     solved_now = len(todo)
     # What a stop at any moment may have left: a tier's positions beside its solved file (a
     # stop between the two), a file half written, a frontier.
@@ -656,12 +658,43 @@ def chunks_of(count: int, workers: int, largest: int = CHUNK_POSITIONS
     return [(i, min(i + size, count)) for i in range(0, count, size)]
 
 
+class _Remover:
+    """Removes files in a thread of its own, started at the first, so that the workers do not
+    wait while a large file is removed; ``close`` waits until all are removed."""
+
+    def __init__(self) -> None:
+        self.queue = self.thread = None
+
+    def __call__(self, path: Path) -> None:
+        if self.thread is None:
+            import queue
+            import threading
+            self.queue = queue.SimpleQueue()
+            self.thread = threading.Thread(target=self._remove, daemon=True)
+            self.thread.start()
+        self.queue.put(path)
+
+    def _remove(self) -> None:
+        while (path := self.queue.get()) is not None:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                pass  # what is left is removed when the solve ends
+
+    def close(self) -> None:
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join()
+            self.queue = self.thread = None
+
+
 class _Solve:
     """One run of ``solve_by_tiers``: the two passes and their checkpoints."""
 
     def __init__(self, job, tg, engine, directory, progress, stop, started) -> None:
         self.job, self.tg, self.engine, self.directory = job, tg, engine, directory
         self.progress, self.stop, self.started = progress, stop, started
+        self.remove = _Remover()
 
     doing = "starting"
     found = 0  # positions of the tiers found so far
@@ -790,7 +823,7 @@ class _Solve:
                 continue
             tier, source = parsed
             if tier in done or source not in done:
-                path.unlink()
+                self.remove(path)
             else:
                 runs.setdefault(tier, []).append(path)
         return runs
@@ -927,7 +960,7 @@ class _Solve:
                 self.check(f"valuing tier {tier}")
             F.sync_file(partial)
             os.replace(partial, solved)
-            positions.unlink()
+            self.remove(positions)
             return
         chunks = [(tier, a, b) for a, b in chunks_of(count, self.engine.workers)]
         rows = []
