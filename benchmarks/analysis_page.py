@@ -87,19 +87,19 @@ def tiers_table() -> str:
     if not TIERS.is_file():
         return "(no run yet: `flock /tmp/plies/heavy.lock python -m benchmarks.tiers`)"
     report = json.loads(TIERS.read_text())
-    lines = [f"Python {report['python']} on {report['machine']} (a shared VM), {report['when']}, "
-             f"load average {report['load_average']:.1f} at the end (other work was running):",
+    lines = [f"Python {report['python']} on {report['machine']} (a shared VM), {report['when']}:",
              "", "| board | back end | workers | positions | tiers | value | wall time | CPU time "
-             "| positions/s of CPU | peak memory | on disk |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| positions/s of CPU | peak memory | on disk | load average before, after |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for case in report["cases"]:
         rate = case["positions"] / case["cpu_seconds"]
         lines.append(f"| {case['width']}x{case['height']} | {case.get('backend', 'python')} | "
                      f"{case['workers']} | "
                      f"{case['positions']:,} | {case['tiers']} | {case['value']} | "
-                     f"{case['wall_seconds']:.0f} s | {case['cpu_seconds']:.0f} s | {rate:,.0f} | "
+                     f"{case['wall_seconds']:.1f} s | {case['cpu_seconds']:.1f} s | {rate:,.0f} | "
                      f"{case['peak_bytes'] / 1e6:,.0f} MB | {case['bytes'] / 1e6:.1f} MB "
-                     f"({case['bytes'] / case['positions']:.1f} bytes a position) |")
+                     f"({case['bytes'] / case['positions']:.1f} bytes a position) | "
+                     f"{case.get('load_before', '?')}, {case.get('load_after', '?')} |")
     return "\n".join(lines)
 
 
@@ -338,33 +338,43 @@ ray start --address HEAD:6379                   # on each other machine
 plies solve connect4 -p width=6 -p height=4 --strong --db /shared/c4 --engine ray --address HEAD:6379
 ```
 
-Connect Four 5x4 by tiers (`python -m benchmarks.tiers`, each solve in a process of its own):
+Connect Four by tiers with the native back end (`python -m benchmarks.tiers --boards 5x4 6x4
+5x5 --backends native`, each solve in a process of its own: wall time of the whole command,
+CPU time of the solve and its workers, their peak memory together, sampled every 0.1 s):
 
 {{TIERS_RUN}}
 
-Finding and valuing run in Python: each position is expanded by the game's generated code
-twice (once to find its children, once to value it) and its children packed and looked up,
-about four times the work of the whole-game retrograde analysis of `--db FILE.db` (Connect
-Four 4x4 on this VM: 3.3 s of CPU against 0.9 s), for a memory that holds a tier's positions
-and the next one's at a time instead of the whole game's with its moves (issue 19 measured
-1.98 GB for the whole-game solve of 5x4, and 994 MB for its SQLite file). Two workers
-cut the wall time by 15% in this run (by a third in an earlier one) on a VM whose two cores
-other work was using, short of the 1.7 times issue 19 asks for. A local Ray
-cluster takes about 15 s to start and writes the same bytes as the worker processes (a test
-compares them).
+With `--backend native` (docs/native.md) no position becomes a Python number. A worker reads
+its chunk's keys straight from the tier's file, mapped into memory; C unpacks each, expands it
+by the game's emitted EXPAND, makes each child's key and tier from its parent's through the
+slots the move changed, and sorts the chunk's children by tier and key (a radix sort, repeats
+removed); the worker writes each tier's children as a *run* (`run-U-T-C.keys`), and the solve
+merges a tier's runs in C (a heap of the runs, repeats removed) straight into the tier's file.
+The runs are the checkpoint while finding: a solve stopped or killed there goes on from them,
+with either back end. Valuing maps the solved tiers, finds each child through a bucket index
+of its tier's keys (a bucket for about four keys, then a short binary search) and writes the
+chunk's records at their place in the tier's file. Worker processes are forked with the game
+already made, and files are removed in a thread of their own, so the workers seldom wait.
 
-With `--backend native` (docs/native.md) a tier whose moves all leave it is found and valued
-in C: positions unpacked, expanded by the game's emitted EXPAND, children packed, their tier
-counted and their records found by binary search in the solved tiers' files, all in C, to the
-same bytes (the tests compare seven games). A declared tier, keys wider than 64 bits and tiers
-whose moves stay in them are done in Python. What is left in Python (sets of keys, sorting,
-writing files) is now most of the time, and passing each chunk's keys to a worker process and
-back costs more than the chunk itself, so one process is the faster choice with the native
-back end here. Connect Four 6x4 that way (`plies solve connect4 -p width=6 -p height=4
---strong --db c4 --workers 1 --backend native`, on the same VM, 2026-11-25): 94,910,577
-positions, the count of issue 19, value -1 (yellow wins in 24, Tromp's value), in 509 s
-(472 s of CPU), a peak of 3.0 GB and 1,139 MB on disk (12.0 bytes a position); `plies query
-c4 --from "drop(0)"` then answers in 0.6 s, most of it starting Python and loading the game.
+On this 2-core VM (shared with other work: the load averages are in the table) Connect Four
+6x4 is solved in 70 s with two workers against 123 s with one (1.75 times faster), at a peak
+of 0.6 GB, with 1,139 MB on disk; 5x5 in 53 s with two workers, 0.5 GB, 837 MB. The counts
+are issue 19's (94,910,577 and 69,763,700) and the values Tromp's (6x4: -1, yellow wins in
+24; 5x5: 0). Before, the native back end gathered the keys in Python sets: 6x4 took 509 s in
+one process and 3.0 GB, and two workers were slower than one. Both passes together make about
+800,000 positions a second of CPU (each position is expanded twice: to find its children, then
+to value it), short of the 3 million issue 19 asks for: the game's rules take about a quarter
+of the time, unpacking keys and packing children a third, the sorting and the searches most of
+the rest. Connect Four 5x4 spends about 1.3 s starting (the game, its C module, the workers),
+so two workers gain less on it.
+
+The Python back end runs the same algorithm with the keys in sets (Connect Four 5x4: 129 s in
+one process, 109 s with two, on this VM on 2026-11-25); a declared tier, keys wider than 64
+bits and tiers whose moves stay in them (valued by a small retrograde analysis) are done in
+Python with either back end, to the same bytes (the tests compare seven games). A local Ray
+cluster takes about 15 s to start and writes the same bytes as the worker processes (a test
+compares them). `plies query c4 --from "drop(0)"` on the 6x4 directory answers in 0.6 s, most
+of it starting Python and loading the game.
 
 ## Trees for other tools
 

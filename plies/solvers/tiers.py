@@ -9,14 +9,19 @@ solvers do:
    from earlier tiers' positions, then from each other until no new one appears (a tier's
    positions may lead to each other). Their packed keys (``Packing``) are sorted and written
    (``tier-T.positions``); the keys already found in later tiers are written too
-   (``pending-T.positions``), so a solve stopped while finding goes on from there.
+   (``pending-T.positions``), so a solve stopped while finding goes on from there. With a
+   native helper (``TierGame.native``, 64-bit keys) no key becomes a Python number: a chunk's
+   children come back from C sorted by tier and key, each worker writes them as *runs*
+   (``run-U-T-C.keys``), and a tier's runs are merged in C into its file; the runs are the
+   checkpoint.
 2. **Valuing them, last tier back.** Every child of a position lies in its own tier, solved
    already, or in a later one, solved earlier and read from its file. A tier whose moves all
    leave it is valued position by position; one whose moves may stay in it is solved as a
    small game whose ends are its own terminal positions and the positions of later tiers it
    leads to, by the retrograde analysis of ``retrograde.py`` (cycles included) and
    remoteness counted from those ends (``seeded_remoteness``). A solved tier is written whole
-   under its final name (``tier-T.sol``) and never solved again.
+   under its final name (``tier-T.sol``) and never solved again; the workers write the
+   records of a tier whose moves all leave it at their place in that file.
 
 Each pass splits a tier into chunks of positions that an *engine* runs: one after the other
 (``SerialEngine``), in a pool of processes (``PoolEngine``) or as Ray tasks (``RayEngine``).
