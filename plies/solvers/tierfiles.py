@@ -107,11 +107,21 @@ def write_atomically(path: Path, parts, sync: bool = True) -> None:
 
 def sync_file(path: Path) -> None:
     """Flush a file written without ``sync`` to disk."""
-    handle = os.open(path, os.O_RDONLY)
+    handle = os.open(path, os.O_RDWR if os.name == "nt" else os.O_RDONLY)  # Windows: writable
     try:
         os.fsync(handle)
     finally:
         os.close(handle)
+
+
+def sync_files(paths) -> None:
+    """Flush files written without ``sync`` to disk: everything at once where the system
+    can (``os.sync``: one call instead of one a file), else one by one."""
+    if hasattr(os, "sync"):
+        os.sync()
+    else:
+        for path in paths:
+            sync_file(path)
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -144,8 +154,8 @@ def write_positions(path: Path, tier: int, keys: list[int], width: int, stays: b
 
 def write_run(path: Path, tier: int, keys) -> None:
     """A run: ``keys``, a buffer of sorted 64-bit keys of ``tier`` (in this machine's byte
-    order, little-endian), renamed whole but not flushed to disk (``sync_file`` or
-    ``os.sync`` does that before the run counts)."""
+    order, little-endian), renamed whole but not flushed to disk (``sync_files`` does that
+    before the run counts)."""
     count = len(keys) // 8 if isinstance(keys, (bytes, memoryview)) else len(keys)
     header = HEADER.pack(MAGIC, FORMAT_VERSION, 8, count, tier, 0)
     write_atomically(path, [header, keys], sync=False)

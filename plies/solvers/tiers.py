@@ -400,11 +400,9 @@ def value_chunk(job: TierJob, tier: int, start: int, stop: int) -> int:
         at = here.records_at + start * F.RECORD.size
     finally:
         here.close()
-    handle = os.open(directory / (F.tier_name(tier) + ".sol.partial"), os.O_WRONLY)
-    try:
-        os.pwrite(handle, records, at)
-    finally:
-        os.close(handle)
+    with open(directory / (F.tier_name(tier) + ".sol.partial"), "r+b") as out:
+        out.seek(at)
+        out.write(records)
     return stop - start
 
 
@@ -864,7 +862,8 @@ class _Solve:
             self.report(phase="finding", tier=tier, positions=count,
                         rate=(self.found + count) / seconds if seconds > 0 else None)
             self.check(f"finding the positions of tier {tier}")
-        os.sync()  # the runs and the .frontier count once the tier's positions are written
+        # the runs and the .frontier count once the tier's positions are written
+        F.sync_files([frontier, *directory.glob(f"run-*-{F.tier_name(tier)[5:]}-*.keys")])
         positions = self.path(tier, ".positions")
         if not same:  # moves all leave the tier (the usual case)
             os.replace(frontier, positions)
