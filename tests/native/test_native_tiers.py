@@ -101,3 +101,18 @@ def test_a_killed_native_solve_goes_on_to_the_same_bytes(tmp_path, native):
     again = subprocess.run(command + [str(killed)], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert files(killed) == files(whole)
+
+
+def test_runs_merge_in_c_sorted_without_repeats(native):
+    """The k-way merge of a tier's runs: empty runs, repeats within and across runs, keys
+    near 2**64."""
+    import random
+    from array import array
+    helper = tier_game(load("tictactoe"), native=True).native
+    rng = random.Random(19)
+    runs = [array("Q", sorted({rng.randrange(2**64) if i % 3 else rng.randrange(50)
+                               for _ in range(rng.randrange(0, 40))})) for i in range(37)]
+    runs.append(array("Q", [2**64 - 1]))
+    out = bytearray(8 * sum(len(run) for run in runs))
+    count = helper.merge(runs, out)
+    assert array("Q", bytes(out[:8 * count])).tolist() == sorted({k for run in runs for k in run})
