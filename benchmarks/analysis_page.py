@@ -352,8 +352,10 @@ removed); the worker writes each tier's children as a *run* (`run-U-T-C.keys`), 
 merges a tier's runs in C (a heap of the runs, repeats removed) straight into the tier's file.
 The runs are the checkpoint while finding: a solve stopped or killed there goes on from them,
 with either back end. Valuing maps the solved tiers, finds each child through a bucket index
-of its tier's keys (a bucket for about four keys, then a short binary search) and writes the
-chunk's records at their place in the tier's file. Worker processes are forked with the game
+of its tier's keys (a bucket for about four keys, then a short binary search: valuing 250,000
+positions of 6x4's tier of 13.5 million takes 0.18 s so against 0.20 s by a binary search over
+the whole next tier, whose 14 million keys the children of a chunk's sorted positions reach near
+each other anyway) and writes the chunk's records at their place in the tier's file. Worker processes are forked with the game
 already made, and files are removed in a thread of their own, so the workers seldom wait.
 
 On this 2-core VM (shared with other work: the load averages are in the table) Connect Four
