@@ -798,7 +798,7 @@ class _Solve:
                 F.sync_file(directory / F.run_name(tier, latest, 0))
             (directory / name).unlink()
             pending = {}
-        runs = self.live_runs()
+        runs = self.live_runs(now=True)  # no thread yet: worker processes may be forked
         if not runs and len(list(directory.glob("tier-*.positions"))) < 2:
             # nothing found, or only the first tier with nothing saved after it: from the start
             for path in directory.glob("tier-*.positions"):
@@ -815,9 +815,10 @@ class _Solve:
             runs = {}
         return pending, runs
 
-    def live_runs(self) -> dict[int, list[Path]]:
+    def live_runs(self, now: bool = False) -> dict[int, list[Path]]:
         """tier -> the runs still to merge into it (in the order of their names), removing
-        the runs already merged and those of a tier stopped half way."""
+        the runs already merged and those of a tier stopped half way (``now``: here, not in
+        the remover's thread)."""
         done = {F.parse_tier(p.stem) for p in self.directory.glob("tier-*.positions")}
         runs: dict[int, list[Path]] = {}
         for path in sorted(self.directory.glob("run-*.keys")):
@@ -825,7 +826,9 @@ class _Solve:
             if parsed is None:
                 continue
             tier, source = parsed
-            if tier in done or source not in done:
+            if (tier in done or source not in done) and now:
+                path.unlink()
+            elif tier in done or source not in done:
                 self.remove(path)
             else:
                 runs.setdefault(tier, []).append(path)
