@@ -344,7 +344,10 @@ CPU time of the solve and its workers, their peak memory together, sampled every
 
 {{TIERS_RUN}}
 
-With `--backend native` (docs/native.md) no position becomes a Python number. A worker reads
+With the native back end (docs/native.md), which a solve by tiers uses by default wherever
+it builds (`pip install 'plies[native]'`; `--backend python` keeps the solve in Python, and the
+summary's `method` line says which ran: `retrograde analysis by tiers, in C`), no position
+becomes a Python number. A worker reads
 its chunk's keys straight from the tier's file, mapped into memory; C unpacks each, expands it
 by the game's emitted EXPAND, makes each child's key and tier from its parent's through the
 slots the move changed, and sorts the chunk's children by tier and key (a radix sort, repeats
