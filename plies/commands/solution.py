@@ -189,7 +189,9 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
             return
         rate = report.get("rate")
         left = report.get("left")
-        line = (f"{report['phase']} tier {report['tier']}: {report['positions']:,} positions"
+        count = report["positions"]
+        line = (f"{report['phase']} tier {report['tier']}: {count:,} "
+                + ("position" if count == 1 else "positions")
                 + (f", {rate:,.0f} positions/s" if rate else "")
                 + (f", about {left:,.0f} s left" if left is not None else ""))
         sys.stderr.write("\r\033[K" + line)
