@@ -1049,6 +1049,8 @@ static const pack_slot_t *slot_packing[SLOTS];
 static int64_t counted_from[SLOTS + 1], summed_times[SLOTS];
 static int64_t *counted_start;
 static int64_t counted_room;
+static uint64_t unpack_rest[SLOTS];  /* for unpack_next, below */
+static int unpack_ready;
 
 static int tier_setup(const int64_t *spec)
 {
@@ -1088,31 +1090,27 @@ static int tier_setup(const int64_t *spec)
             if (tier_summed_at[2 * c] == i) summed_times[i] += tier_summed_at[2 * c + 1];
     }
     counted_from[SLOTS] = n;
+    unpack_ready = 0;
     return 1;
 }
 
-/* The key cut in two at the middle slot (one division), whose halves are read slot by slot
-   side by side: two chains of divisions that do not wait for each other. */
-static void unpack_key(uint64_t k, state_t *s)
+/* unpack_next: a key's state from the last key's (unpack_last), rewriting only the slots from
+   the least significant up to the first whose remaining quotient is the last key's: the keys of
+   a chunk are sorted, so most neighbours differ only in their low-order slots.
+   unpack_rest[j] is the last key divided by the weight of slot j - 1 (what is left once slots
+   j.. are taken off); unpack_ready is 0 until a key was unpacked since the spec was read. */
+static void unpack_next(uint64_t k, state_t *s)
 {
-    const int middle = SLOTS / 2;  /* slots 0..middle-1 in `high`, the others in `low` */
-    uint64_t high = SLOTS > 1 ? k / packing_slots[middle - 1].weight : 0;
-    uint64_t low = SLOTS > 1 ? k - high * packing_slots[middle - 1].weight : k;
-    int j = SLOTS - 1, i = middle - 1;
-    for (; i >= 0; i--, j--) {
-        const pack_slot_t *p = &packing_slots[j], *q = &packing_slots[i];
-        uint64_t a = low / (uint64_t)p->radix, b = high / (uint64_t)q->radix;
-        s->s[p->slot] = p->values[low - a * (uint64_t)p->radix];
-        s->s[q->slot] = q->values[high - b * (uint64_t)q->radix];
-        low = a;
-        high = b;
-    }
-    for (; j >= middle; j--) {
+    uint64_t low = k;
+    for (int j = SLOTS - 1; j >= 0; j--) {
         const pack_slot_t *p = &packing_slots[j];
         uint64_t a = low / (uint64_t)p->radix;
         s->s[p->slot] = p->values[low - a * (uint64_t)p->radix];
+        if (unpack_ready && unpack_rest[j] == a) return;  /* the slots before j are as they were */
+        unpack_rest[j] = a;
         low = a;
     }
+    unpack_ready = 1;
 }
 
 /* The key and tier of a child from its parent's, through the slots the move changed (a move
@@ -1122,23 +1120,32 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
 {
     uint64_t k = *key;
     int64_t t = *tier;
-    for (int i = 0; i < SLOTS; i++) {
-        if ((i & 3) == 0 && i + 4 <= SLOTS) {  /* four slots at once: most are unchanged */
-            const int64_t *a = parent->s + i, *b = child->s + i;
-            if (((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0) {
-                i += 3;
-                continue;
-            }
+    for (int from = 0; from < SLOTS; from += 64) {
+        /* the changed slots as bits, found without a branch per slot (which slots a move
+           changes varies from child to child: branches on it are mispredicted), then
+           visited bit by bit */
+        int end = SLOTS - from > 64 ? from + 64 : SLOTS;
+        uint64_t changed = 0;
+        const int64_t *a = parent->s, *b = child->s;
+        int i = from;
+        for (; i + 4 <= end; i += 4)  /* four at a time: independent compares */
+            changed |= (uint64_t)((a[i] != b[i]) | (a[i + 1] != b[i + 1]) << 1 |
+                                  (a[i + 2] != b[i + 2]) << 2 | (a[i + 3] != b[i + 3]) << 3)
+                       << (i - from);
+        for (; i < end; i++)
+            changed |= (uint64_t)(a[i] != b[i]) << (i - from);
+        while (changed) {
+            int i = from + __builtin_ctzll(changed);
+            changed &= changed - 1;
+            int64_t was = parent->s[i], now = child->s[i];
+            const pack_slot_t *p = slot_packing[i];
+            uint64_t v = (uint64_t)(now - p->base);
+            if (v >= (uint64_t)p->span || p->codes[v] < 0) return 0;
+            k += (uint64_t)(p->codes[v] - p->codes[was - p->base]) * p->weight;
+            for (int64_t c = counted_from[i]; c < counted_from[i + 1]; c++)
+                t += (now != counted_start[c]) - (was != counted_start[c]);
+            t += (now - was) * summed_times[i];
         }
-        int64_t was = parent->s[i], now = child->s[i];
-        if (was == now) continue;
-        const pack_slot_t *p = slot_packing[i];
-        uint64_t v = (uint64_t)(now - p->base);
-        if (v >= (uint64_t)p->span || p->codes[v] < 0) return 0;
-        k += (uint64_t)(p->codes[v] - p->codes[was - p->base]) * p->weight;
-        for (int64_t c = counted_from[i]; c < counted_from[i + 1]; c++)
-            t += (now != counted_start[c]) - (was != counted_start[c]);
-        t += (now - was) * summed_times[i];
     }
     *key = k;
     *tier = t;
@@ -1246,10 +1253,10 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
     if (!found_grow(8 * n + 64)) kind = F_MEMORY;
     else if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
+        state_t s;  /* kept from key to key: unpack_next rewrites the slots that changed */
         for (; i < n; i++) {
-            state_t s;
             int64_t utility;
-            unpack_key(keys[i], &s);
+            unpack_next(keys[i], &s);
             if (outcome(&s, &utility)) continue;
             expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
             expand(&s, &x);
@@ -1392,10 +1399,10 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
     volatile int64_t i = 0;
     if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
+        state_t s;  /* as in plies_tier_found */
         for (; i < n && !kind; i++) {
-            state_t s;
             int64_t utility, value, far;
-            unpack_key(keys[i], &s);
+            unpack_next(keys[i], &s);
             if (outcome(&s, &utility)) {
                 value = utility;
                 far = 0;
@@ -1405,7 +1412,13 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 expand(&s, &x);
                 if (x.n == 0) { kind = F_NO_MOVES; break; }
                 int64_t kid_value[x.n], kid_far[x.n], here = tier_of_state(&s);
-                for (int c = 0; c < x.n && !kind; c++) {
+                /* In three passes over the children, so that their memory is fetched side by
+                   side (a solved tier is larger than the caches): each child's key, tier and
+                   bucket (its index entry prefetched); its bucket's bounds (its first key
+                   prefetched); the search in the bucket and the child's record. */
+                uint64_t kid_key[x.n];
+                int64_t kid_t[x.n], kid_lo[x.n], kid_hi[x.n];
+                for (int c = 0; c < x.n; c++) {
                     uint64_t key = keys[i];
                     int64_t tier = here;
                     if (!child_key(&s, &p->buf[c].st, &key, &tier)) { kind = TIER_PACK; break; }
@@ -1423,17 +1436,36 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                         kind = TIER_MISSING;
                         break;
                     }
-                    const uint64_t *sorted = tier_keys[t];
-                    int64_t lo = index[bucket], hi = index[bucket + 1], end = hi;
-                    while (lo < hi) {  /* the first key of the bucket not below `key` */
-                        int64_t mid = lo + (hi - lo) / 2;
-                        if (sorted[mid] < key) lo = mid + 1; else hi = mid;
+                    __builtin_prefetch(index + bucket);
+                    kid_key[c] = key;
+                    kid_t[c] = t;
+                    kid_lo[c] = (int64_t)bucket;
+                }
+                if (kind) break;
+                for (int c = 0; c < x.n; c++) {
+                    const int64_t *index = tier_index[kid_t[c]];
+                    int64_t bucket = kid_lo[c];
+                    kid_lo[c] = index[bucket];
+                    kid_hi[c] = index[bucket + 1];
+                    __builtin_prefetch(tier_keys[kid_t[c]] + kid_lo[c]);
+                }
+                for (int c = 0; c < x.n; c++) {
+                    /* the first key of the bucket not below the child's, by halving without
+                       a branch on the keys (which way a search goes is not predictable) */
+                    const uint64_t *sorted = tier_keys[kid_t[c]], *at = sorted + kid_lo[c];
+                    uint64_t key = kid_key[c];
+                    int64_t left = kid_hi[c] - kid_lo[c];
+                    if (left == 0) { kind = TIER_MISSING; break; }
+                    while (left > 1) {
+                        int64_t half = left / 2;
+                        at = at[half - 1] < key ? at + half : at;
+                        left -= half;
                     }
-                    if (lo == end || sorted[lo] != key) { kind = TIER_MISSING; break; }
-                    const uint8_t *r = tier_records[t] + 4 * lo;
+                    if (*at != key) { kind = TIER_MISSING; break; }
+                    const uint8_t *r = tier_records[kid_t[c]] + 4 * (at - sorted);
                     kid_value[c] = (int16_t)(r[0] | (r[1] << 8));
                     kid_far[c] = r[2] | (r[3] << 8);
-                    if (kid_far[c] >= 0xFFFE && kid_far[c] != 0xFFFF) kind = TIER_VALUE;
+                    if (kid_far[c] >= 0xFFFE && kid_far[c] != 0xFFFF) { kind = TIER_VALUE; break; }
                 }
                 if (kind) break;
                 value = kid_value[0];
