@@ -5,7 +5,8 @@ as the Python back end's tuple): the initial state, the player to move, the end 
 (TERMINAL-TEST with UTILITY), EXPAND (every legal move's child with its end test, handed to the
 search one at a time through ``sink``) and the chance outcomes with whole-number weights. The
 searches themselves are C written once for every game (``runtime.h`` before the rules,
-``search.c`` after them), specialised by the macros this emitter defines.
+``search.c`` and then ``tiers.c``, the solve by tiers, after them), specialised by the macros
+this emitter defines.
 
 Safety: the only names from the game file in the C are locals, mangled as ``v_<name>`` (a
 name of the language is letters, digits and underscores); everything else is numbers. Every
@@ -186,9 +187,11 @@ class CEmitter:
             f"#define VALUE_BITS {value_bits(game)}",
         ]
         runtime = resources.files("plies.backends.native").joinpath("runtime.h").read_text()
-        search = resources.files("plies.backends.native").joinpath("search.c").read_text()
+        native = resources.files("plies.backends.native")
+        search = native.joinpath("search.c").read_text()
+        tiers = native.joinpath("tiers.c").read_text()
         return "\n".join(head) + "\n" + runtime + "\n" + "\n".join(self.tables) + "\n" \
-            + body + "\n" + search
+            + body + "\n" + search + "\n" + tiers
 
     def rules(self) -> str:
         game = self.game

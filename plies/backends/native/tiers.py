@@ -2,7 +2,7 @@
 valuing a chunk.
 
 ``plies.solvers.tiers`` asks a ``TierGame`` for each chunk; when the game has a native helper
-(``NativeTiers``), a chunk is expanded in C (``plies_tier_found`` in ``search.c``): positions
+(``NativeTiers``), a chunk is expanded in C (``plies_tier_found`` in ``tiers.c``): positions
 are unpacked from their 64-bit keys (read straight from the tier's file), expanded by the
 game's emitted EXPAND, their children packed, their tier counted, grouped by tier, sorted (a
 radix sort) and their repeats removed, all in C, so no Python number is made per position.
