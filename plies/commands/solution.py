@@ -166,7 +166,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
     import sys
     import time
 
-    from plies.solvers.tiers import PoolEngine, RayEngine, SerialEngine, workers_default
+    from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
     if workers is None:
         workers = workers_default()
     if engine == "ray":

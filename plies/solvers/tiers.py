@@ -24,7 +24,8 @@ solvers do:
    records of a tier whose moves all leave it at their place in that file.
 
 Each pass splits a tier into chunks of positions that an *engine* runs: one after the other
-(``SerialEngine``), in a pool of processes (``PoolEngine``) or as Ray tasks (``RayEngine``).
+(``SerialEngine``), in a pool of processes (``PoolEngine``) or as Ray tasks (``RayEngine``),
+in ``engines.py``.
 A tier is the point where they meet: its chunks' results are merged in the order of the keys,
 so the files are the same bytes whatever the engine and however many workers it has.
 
@@ -43,7 +44,7 @@ import shutil
 import sys
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from time import perf_counter
@@ -53,6 +54,7 @@ from .errors import GameContractError, SolverError, format_moves
 from .graph import TERMINAL, PositionGraph
 from .protocol import CHANCE, MAX, Game, Move, State
 from .remoteness import hurries
+from .engines import SerialEngine
 from .retrograde import EndlessPlayError, endless_values, settle
 
 CHUNK_POSITIONS = 20_000
@@ -151,84 +153,6 @@ class TierSummary:
     solved_now: int
     seconds: float
     bytes: int
-
-
-# ---- engines -------------------------------------------------------------------------------
-
-
-class SerialEngine:
-    """Runs the chunks one after the other in this process."""
-
-    workers = 1
-
-    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
-        for chunk in chunks:
-            yield function(job, *chunk)
-
-    def close(self) -> None:
-        pass
-
-
-class PoolEngine:
-    """Runs the chunks in a pool of ``workers`` processes (``multiprocessing``), started at
-    the first chunks: where processes are forked, they start with the game the solve made
-    (``_context``) instead of making it again."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.pool = None
-
-    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
-        if self.pool is None:
-            import multiprocessing
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self.pool = context.Pool(self.workers, initializer=_ignore_interrupts)
-        return self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the solve, which stops between chunks and says so."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _call(task):
-    function, job, chunk = task
-    return function(job, *chunk)
-
-
-class RayEngine:
-    """Runs the chunks as Ray tasks, on a cluster at ``address`` or one started here."""
-
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise SolverError("--engine ray needs Ray: pip install 'plies[ray]'") from None
-        import logging
-        self.ray = ray
-        self.started = not ray.is_initialized()
-        if self.started:
-            options = {"address": address} if address else {"num_cpus": workers}
-            ray.init(include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.WARNING, **options)
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
-        self.task = ray.remote(_call)
-
-    def map(self, function, job: TierJob, chunks: Sequence[tuple]) -> Iterable:
-        pending = [self.task.remote((function, job, chunk)) for chunk in chunks]
-        for ref in pending:  # in order: the merge is in the order of the chunks
-            yield self.ray.get(ref)
-
-    def close(self) -> None:
-        if self.started:
-            self.ray.shutdown()
 
 
 # ---- what a worker does --------------------------------------------------------------------
@@ -1115,11 +1039,3 @@ def line_to(game: Game, start: State, target: State, limit: int = 2_000_000) -> 
                 return line[::-1]
             queue.append(child)
     return []
-
-
-def workers_default() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1

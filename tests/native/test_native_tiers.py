@@ -8,7 +8,7 @@ import pytest
 from plies import load
 from plies.commands.solution import solve_to_directory, tier_game
 from plies.game.loader import load_source
-from plies.solvers.tiers import PoolEngine
+from plies.solvers.engines import PoolEngine
 
 pytestmark = pytest.mark.timeout(600)
 

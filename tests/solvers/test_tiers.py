@@ -20,8 +20,8 @@ from plies.game.loader import load_source
 from plies.solvers import tierfiles as F
 from plies.solvers.retrograde import EndlessPlayError
 from plies.solvers.strong import strong_solve
-from plies.solvers.tiers import (PoolEngine, SerialEngine, TierJob,
-                                 TierSolveStopped, chunks_of, solve_by_tiers)
+from plies.solvers.engines import PoolEngine, SerialEngine
+from plies.solvers.tiers import TierJob, TierSolveStopped, chunks_of, solve_by_tiers
 
 pytestmark = pytest.mark.timeout(600)
 

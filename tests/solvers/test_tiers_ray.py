@@ -6,7 +6,7 @@ import pytest
 
 from plies import load
 from plies.commands.solution import solve_to_directory
-from plies.solvers.tiers import PoolEngine, RayEngine
+from plies.solvers.engines import PoolEngine, RayEngine
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'plies[ray]')")
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
