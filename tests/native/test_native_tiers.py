@@ -77,32 +77,6 @@ def test_a_stopped_native_solve_goes_on_to_the_same_bytes(tmp_path, native, firs
         assert files(target) == files(tmp_path / "whole")
 
 
-def test_a_killed_native_solve_goes_on_to_the_same_bytes(tmp_path, native):
-    """kill -9 while the runs are on disk (in a subprocess), run the same command again."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-    command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4",
-               "-p", "width=5", "-p", "height=4", "--strong", "--workers", "1", "--backend",
-               "native", "--db"]
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    done = subprocess.run(command + [str(whole)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    process = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    while process.poll() is None:  # the module's pytest timeout guards a hang
-        if len(list(killed.glob("tier-*.positions"))) >= 8:
-            os.kill(process.pid, signal.SIGKILL)
-            break
-        time.sleep(0.005)
-    process.wait()
-    again = subprocess.run(command + [str(killed)], capture_output=True, text=True)
-    assert again.returncode == 0, again.stderr
-    assert files(killed) == files(whole)
-
-
 def test_runs_merge_in_c_sorted_without_repeats(native):
     """The k-way merge of a tier's runs: empty runs, repeats within and across runs, keys
     near 2**64."""

@@ -109,22 +109,27 @@ def test_a_stopped_solve_goes_on_to_the_same_bytes(tmp_path):
         assert kept > 0 or phase == "finding" or after == 1
 
 
-def test_a_killed_solve_goes_on_to_the_same_bytes(tmp_path):
-    """kill -9 half way (in a subprocess), run the same command again: the same bytes."""
+@pytest.mark.parametrize(("backend", "board", "finding"), [
+    ("python", ["width=4", "height=4"], ("pending-*.positions", 1)),  # pending keys on disk
+    ("native", ["width=5", "height=4"], ("tier-*.positions", 8))])  # runs of later tiers
+def test_a_killed_solve_goes_on_to_the_same_bytes(tmp_path, backend, board, finding):
+    """kill -9 while finding, then again while valuing (in a subprocess), run the same
+    command again: the same bytes, with either back end's checkpoints."""
     command = [sys.executable, "-c", "from plies.cli import app; app()", "solve", "connect4",
-               "-p", "width=4", "-p", "height=4", "--strong", "--workers", "1", "--db"]
+               "-p", board[0], "-p", board[1], "--strong", "--workers", "1", "--backend",
+               backend, "--db"]
     whole, killed = tmp_path / "whole", tmp_path / "killed"
     done = subprocess.run(command + [str(whole)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    for wanted in ("pending-*.positions", "tier-*.sol"):  # while finding, then while valuing
+    for wanted, count in (finding, ("tier-*.sol", 5)):
         process = subprocess.Popen(command + [str(killed)], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
         while process.poll() is None:  # the module's pytest timeout guards a hang
-            if len(list(killed.glob(wanted))) >= 1 + (wanted == "tier-*.sol") * 4:
+            if len(list(killed.glob(wanted))) >= count:
                 os.kill(process.pid, signal.SIGKILL)
                 break
-            time.sleep(0.01)
-        process.wait()
+            time.sleep(0.005)
+        assert process.wait() == -signal.SIGKILL  # killed half way, not finished
     again = subprocess.run(command + [str(killed)], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert files(killed) == files(whole)
