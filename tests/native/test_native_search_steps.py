@@ -7,6 +7,7 @@ from __future__ import annotations
 import plies
 from plies.backends.native.engine import native_source
 from plies.game.loader import load_source
+from tests.solvers.test_immediate_wins import TAKE  # take one or two; who takes the last wins
 
 
 def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
@@ -17,19 +18,6 @@ def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
     expand = source[source.index("static int expand("):source.index("static int pack_key(")]
     assert "line_through(t, written_, nw_" in expand
     assert "written_[nw_] = k_" in expand  # the effect records the cells it writes
-
-
-TAKE = """game take(n0 = 3)
-players A max, B min
-state
-  n: 0..9 = n0
-move take(k in 1..2) when k <= n { n -= k }
-terminal n == 0
-utility if turn == A then -1 else 1
-bounds -1..1
-"""
-"""Take one or two; who takes the last wins (tests/solvers/test_immediate_wins.py counts it
-by hand)."""
 
 
 def test_a_move_that_hands_the_opponent_a_win_is_refused_as_in_python(native):
