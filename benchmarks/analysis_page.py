@@ -379,7 +379,11 @@ load of about 1; the best calls 2.8-3.2 against 2.7-3.0 and 2.8-2.9 against 2.6-
 positions a second), and the whole 5x4 solve in one process 4-9% cheaper in CPU (4.8 s against
 5.25, medians of six paired runs; the median of their ratios 0.96), still short of 3 million
 for both passes. Connect Four 5x4 spends about 1.3 s starting (the game, its C module, the workers),
-so two workers gain less on it.
+so two workers gain less on it. Again from the command line after the C changes above, the VM
+otherwise idle (2026-11-26 00:04 UTC, `plies solve connect4 -p width=6 -p height=4 --strong --db
+DIR --workers N`, from a clean checkout's `pip install '.[native]'`): 66.6 s with two workers
+against 125.4 s with one (1.88 times faster; 113 s of CPU either way), a peak of 370 MB in the
+main process, the same bytes.
 
 The Python back end runs the same algorithm with the keys in sets (Connect Four 5x4: 129 s in
 one process, 109 s with two, on this VM on 2026-11-25); a declared tier, keys wider than 64
