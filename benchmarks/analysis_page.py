@@ -383,7 +383,7 @@ so two workers gain less on it. Again from the command line after the C changes 
 otherwise idle (2026-11-26 00:04 UTC, `plies solve connect4 -p width=6 -p height=4 --strong --db
 DIR --workers N`, from a clean checkout's `pip install '.[native]'`): 66.6 s with two workers
 against 125.4 s with one (1.88 times faster; 113 s of CPU either way), a peak of 370 MB in the
-main process, the same bytes.
+largest of its processes, the same bytes.
 
 The Python back end runs the same algorithm with the keys in sets (Connect Four 5x4: 129 s in
 one process, 109 s with two, on this VM on 2026-11-25); a declared tier, keys wider than 64
