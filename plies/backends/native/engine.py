@@ -41,7 +41,7 @@ MAX_PV = 256
 
 (F_NONE, F_INDEX, F_RANGE, F_MAGNITUDE, F_OVERFLOW, F_DIVISION, F_LOOP, F_DOMAIN, F_EMPTY,
  F_UNIFORM, F_NO_MOVES, F_BOUNDS, F_INEXACT, F_DEEP, F_MEMORY, F_MAX_NODES, F_TIMEOUT,
- F_INTERRUPTED) = range(18)
+ F_INTERRUPTED, F_STATE) = range(19)
 
 STOPS = {F_MAX_NODES: "max-nodes", F_TIMEOUT: "timeout", F_INTERRUPTED: "interrupted"}
 REFUSALS = {
@@ -49,6 +49,7 @@ REFUSALS = {
     F_DEEP: "the search went deeper than the native back end's stack allows (a game that "
             "repeats positions, or a very long one)",
     F_MEMORY: "the native search ran out of memory",
+    F_STATE: "the state holds a value outside the native state's slots",
 }
 
 

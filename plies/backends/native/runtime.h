@@ -15,7 +15,22 @@
 #include <sys/mman.h>
 #endif
 
-typedef struct { int64_t s[SLOTS]; } state_t;
+/* A state: its slots in the narrowest type that holds every value each can hold (SLOT_TYPE,
+   chosen by the emitter; int64_t when a slot's range is unknown). The rules read them widened
+   to int64_t and write them only after the checks of their range; states cross to and from
+   Python as int64_t arrays (load_state, below, and plies_initial). */
+typedef SLOT_TYPE slot_t;
+typedef struct { slot_t s[SLOTS]; } state_t;
+
+/* a state from SLOTS int64_t values; 0 when one does not fit slot_t */
+static int load_state(state_t *s, const int64_t *slots)
+{
+    for (int i = 0; i < SLOTS; i++) {
+        if (slots[i] < SLOT_MIN || slots[i] > SLOT_MAX) return 0;
+        s->s[i] = (slot_t)slots[i];
+    }
+    return 1;
+}
 
 #if HAS_CHANCE
 typedef __int128 value_t;
@@ -55,7 +70,7 @@ typedef struct {
 enum {
     F_NONE, F_INDEX, F_RANGE, F_MAGNITUDE, F_OVERFLOW, F_DIVISION, F_LOOP, F_DOMAIN, F_EMPTY,
     F_UNIFORM, F_NO_MOVES, F_BOUNDS, F_INEXACT, F_DEEP, F_MEMORY, F_MAX_NODES, F_TIMEOUT,
-    F_INTERRUPTED
+    F_INTERRUPTED, F_STATE  /* F_STATE: a state from Python that does not fit slot_t */
 };
 
 enum { F_STOPPED = 100 };  /* another thread finished, failed or met a limit: stop too */

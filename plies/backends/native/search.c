@@ -893,7 +893,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
                 uint64_t scale_low, int thread_count, int64_t spawn_after)
 {
     state_t root;
-    memcpy(root.s, root_slots, sizeof root.s);
+    if (!load_state(&root, root_slots)) { out[0] = F_STATE; return F_STATE; }
     progress_report = progress; report_every = every;
 #if HAS_CHANCE
     SCALE = (((value_t)scale_high) << 64) | (value_t)scale_low;
@@ -992,7 +992,7 @@ int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *
                 int64_t *out, int32_t *where)
 {
     state_t root;
-    memcpy(root.s, root_slots, sizeof root.s);
+    if (!load_state(&root, root_slots)) { out[0] = F_STATE; return F_STATE; }
     worker_t *w = new_worker(0);
     if (!w) { out[0] = F_MEMORY; return F_MEMORY; }
     me = w;
@@ -1021,7 +1021,7 @@ void plies_initial(int64_t *slots)
     me = &w;
     if (setjmp(w.escape) == 0) {
         initial_state(&s);
-        memcpy(slots, s.s, sizeof s.s);
+        for (int i = 0; i < SLOTS; i++) slots[i] = s.s[i];  /* widened to int64_t */
     } else {
         slots[0] = -1;
     }

@@ -34,6 +34,8 @@ static int tier_setup(const int64_t *spec)
         k->slot = p[0]; k->radix = p[1]; k->base = p[2]; k->span = p[3];
         k->codes = p + 4;
         k->values = p + 4 + k->span;
+        for (int64_t v = 0; v < k->radix; v++)  /* every value unpacked fits a slot */
+            if (k->values[v] < SLOT_MIN || k->values[v] > SLOT_MAX) return 0;
         p += 4 + k->span + k->radix;
     }
     uint64_t weight = 1;
@@ -78,7 +80,7 @@ static void unpack_next(uint64_t k, state_t *s)
     for (int j = SLOTS - 1; j >= 0; j--) {
         const pack_slot_t *p = &packing_slots[j];
         uint64_t a = low / (uint64_t)p->radix;
-        s->s[p->slot] = p->values[low - a * (uint64_t)p->radix];
+        s->s[p->slot] = (slot_t)p->values[low - a * (uint64_t)p->radix];  /* fits: tier_setup */
         if (unpack_ready && unpack_rest[j] == a) return;  /* the slots before j are as they were */
         unpack_rest[j] = a;
         low = a;
@@ -99,7 +101,7 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
            visited bit by bit */
         int end = SLOTS - from > 64 ? from + 64 : SLOTS;
         uint64_t changed = 0;
-        const int64_t *a = parent->s, *b = child->s;
+        const slot_t *a = parent->s, *b = child->s;
         int i = from;
         for (; i + 4 <= end; i += 4)  /* four at a time: independent compares */
             changed |= (uint64_t)((a[i] != b[i]) | (a[i + 1] != b[i + 1]) << 1 |

@@ -1,0 +1,78 @@
+"""A native state keeps its slots in the narrowest integer type that holds every value they
+can hold: the type each game gets, writes that would not fit failing as in Python (never
+wrapping), and states from Python that do not fit refused."""
+
+from __future__ import annotations
+
+import pytest
+
+import plies
+from plies.errors import GameRuntimeError
+from plies.game.loader import load_source
+from plies.lowering import lower
+from plies.backends.native.emit import slot_type
+from plies.backends.native.engine import NativeFault, NativeRefused
+
+COUNTER = """
+game counter
+players a max, b min
+state
+  n: {range} = {start}
+move add(k in [30, 70]) when n < {goal} {{ n += k }}
+terminal n >= {goal}
+utility n - {goal} - 40
+"""
+
+
+def counter(range_: str, start: int = 0, goal: int = 600):
+    return load_source(COUNTER.format(range=range_, start=start, goal=goal), "counter.game")
+
+
+@pytest.mark.parametrize(("range_", "expected"), [
+    ("0..100", "int8_t"), ("-128..127", "int8_t"), ("0..128", "int16_t"),
+    ("0..1000", "int16_t"), ("-40000..0", "int32_t"), ("0..5000000000", "int64_t"),
+    ("int", "int64_t"),
+])
+def test_the_narrowest_type_that_holds_every_slot(range_, expected):
+    assert slot_type(lower(counter(range_).checked))[0] == expected
+
+
+def test_shipped_grids_of_symbols_are_bytes():
+    for name, params in [("connect4", dict(width=6, height=5)), ("othello", {}),
+                         ("tictactoe", {})]:
+        assert slot_type(lower(plies.load(name, **params).checked))[0] == "int8_t"
+
+
+def test_values_past_a_byte_agree_with_python(native):
+    model = counter("0..700")  # n passes 127 and 255 in int16_t slots
+    result, expected = native(model).solve("auto"), model.solve("auto")
+    assert (result.value, result.best_move, result.nodes) == \
+        (expected.value, expected.best_move, expected.nodes)
+    assert result.proved
+    # without a range: int64_t (its states past 127 are searched without the table, so the
+    # node counts differ)
+    model = counter("int")
+    result, expected = native(model).solve("auto"), model.solve("auto")
+    assert (result.value, result.best_move) == (expected.value, expected.best_move)
+
+
+def test_a_write_past_the_range_fails_as_in_python_and_never_wraps(native):
+    # n: 0..120 fits int8_t; 100 + 30 = 130 would wrap to -126 in a byte, were it not checked
+    model = counter("0..120", start=100, goal=600)
+    with pytest.raises(GameRuntimeError) as python_error:
+        model.solve("auto")
+    with pytest.raises(GameRuntimeError) as native_error:
+        native(model).solve("auto")
+    assert native_error.value.diagnostic.message == python_error.value.diagnostic.message
+    assert native_error.value.diagnostic.line == python_error.value.diagnostic.line == 6
+    assert "130" in native_error.value.render()
+
+
+def test_a_state_that_does_not_fit_the_slots_is_refused(native):
+    model = counter("0..100", goal=100)
+    state = list(model.initial_state())
+    state[-1] = 1000  # no state of this game holds it: int8_t cannot
+    with pytest.raises(NativeRefused, match="outside the native state's slots"):
+        native(model).solve("auto", state=tuple(state))
+    with pytest.raises(NativeFault, match="outside the native state's slots"):
+        native(model).perft(2, state=tuple(state))  # then counted in Python
