@@ -142,11 +142,12 @@ def test_table_keys_pack_each_slot_into_the_bits_it_needs():
     from plies.lowering import lower
     from plies.backends.native.emit import key_fields
     fields = key_fields(lower(plies.load("connect4", width=6, height=5).checked))
-    # the turn in 1 bit, 30 cells of 3 symbols in 2 bits each, 6 heights (no declared
-    # range) in 8 bits each: 109 bits, two words, no field across a word
+    # the turn in 1 bit, 30 cells of 3 symbols in 2 bits each, 6 heights (0..5) in 3 bits
+    # each: 79 bits, two words (the first height fills the first), no field across a word
     assert fields[0] == (0, 0, 1, 1)
     assert fields[1] == (0, 1, 1, 2)
-    assert [word for word, *_ in fields].count(0) == 1 + 30 + 0
+    assert fields[31] == (0, 61, 0, 5)
+    assert [word for word, *_ in fields].count(0) == 1 + 30 + 1
     assert all(shift + max(1, span.bit_length()) <= 64 for _, shift, _, span in fields)
     assert fields[-1][0] == 1
 

@@ -140,6 +140,62 @@ def slot_type(game: ir.Game) -> tuple[str, int, int]:
     return "int64_t", -2**63, 2**63 - 1
 
 
+WORK_MANTISSA = 5
+"""The most mantissa bits of an entry's work, kept as a small float: exact below 2**(m + 1),
+then within 2**-m of it (work is only compared, to forget cheap entries first, and added)."""
+
+
+def entry_layout(game: ir.Game) -> tuple[int, list[int], dict[str, tuple[int, int, int]]]:
+    """A table entry's words: ``(words, key masks, fields)``. An entry is the packed key
+    (``key_fields``) with its data in the key words' spare bits where they fit, else in extra
+    words: the lower and upper bounds (offsets from the least value, in as many bits as the
+    bounds need; a full ``value_t`` split into 64-bit halves without whole bounds), the best
+    move plus one (0: none) and the work's code. ``fields`` maps ``LOWER``, ``LOWER_HI``,
+    ``UPPER``, ``UPPER_HI``, ``BEST`` and ``WORK`` to (word, shift, bits), bits 0 for a half
+    not needed; a field never crosses a word. ``WORK_M`` (in the fields' place) is the work
+    code's mantissa bits: the most, up to ``WORK_MANTISSA``, that fit the spare bits."""
+    keys = key_fields(game)
+    words = keys[-1][0] + 1
+    used = [0] * words
+    for word, shift, _, span in keys:
+        used[word] = max(used[word], shift + max(1, span.bit_length()))
+    masks = [(1 << bits) - 1 for bits in used]
+    if value_bits(game):
+        value = max(1, (game.bounds[1] - game.bounds[0]).bit_length())
+    else:
+        value = 128 if game.chances else 64
+    best = max(1, game.move_count.bit_length())
+
+    def work_bits(m: int) -> int:
+        return (63 - m).bit_length() + m
+
+    def place(layout_used: list[int], bits: int) -> tuple[int, int, int]:
+        for word, taken in enumerate(layout_used):
+            if taken + bits <= 64:
+                layout_used[word] += bits
+                return word, taken, bits
+        layout_used.append(bits)
+        return len(layout_used) - 1, 0, bits
+
+    parts = []
+    for name in ("LOWER", "UPPER"):
+        parts += [(name, min(value, 64)), (f"{name}_HI", max(0, value - 64))]
+    parts.append(("BEST", best))
+    for m in range(WORK_MANTISSA, -1, -1):  # the finest work code that fits the spare bits
+        trial = list(used)
+        fields = {name: place(trial, bits) if bits else (0, 0, 0) for name, bits in parts}
+        fields["WORK"] = place(trial, work_bits(m))
+        if len(trial) == words or m == 0:
+            break
+    if len(trial) > words:  # an extra word in any case: the finest code
+        m = WORK_MANTISSA
+        trial = list(used)
+        fields = {name: place(trial, bits) if bits else (0, 0, 0) for name, bits in parts}
+        fields["WORK"] = place(trial, work_bits(m))
+    fields["WORK_M"] = (m, 0, 0)
+    return len(trial), masks + [0] * (len(trial) - words), fields
+
+
 def max_args(game: ir.Game) -> int:
     """The most arguments of a move or a chance outcome (MAXARGS, at least 1)."""
     return max([len(m.names) for m in game.moves] + [len(c.names) for c in game.chances] + [1])
@@ -209,6 +265,7 @@ class CEmitter:
             f"#define MAX_PLY {max_ply(game)}",
             f"#define KEY_WORDS {key_fields(game)[-1][0] + 1}",
             f"#define VALUE_BITS {value_bits(game)}",
+            *self.entry_macros(),
         ]
         runtime = resources.files("plies.backends.native").joinpath("runtime.h").read_text()
         native = resources.files("plies.backends.native")
@@ -216,6 +273,18 @@ class CEmitter:
         tiers = native.joinpath("tiers.c").read_text()
         return "\n".join(head) + "\n" + runtime + "\n" + "\n".join(self.tables) + "\n" \
             + body + "\n" + search + "\n" + tiers
+
+    def entry_macros(self) -> list[str]:
+        """The table entry's layout (``entry_layout``) for search.c."""
+        game = self.game
+        words, masks, fields = entry_layout(game)
+        base = game.bounds[0] if value_bits(game) else 0
+        return [f"#define ENTRY_WORDS {words}",
+                f"#define KEY_MASKS {{{', '.join(f'{m:#x}ULL' for m in masks)}}}",
+                f"#define VALUE_BASE ({base}LL)",
+                f"#define WORK_M {fields.pop('WORK_M')[0]}",
+                *(f"#define {name}_AT {word}, {shift}, {bits}"
+                  for name, (word, shift, bits) in fields.items())]
 
     def rules(self) -> str:
         game = self.game

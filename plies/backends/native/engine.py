@@ -72,7 +72,7 @@ class NativeGame:
         module = load_module(self.source)
         self.ffi, self.lib = module.ffi, module.lib
         self.entry_bytes: int = self.lib.plies_entry_bytes()
-        """The size of one table entry in bytes (32 for Connect Four)."""
+        """The size of one table entry in bytes (16 for Connect Four up to 7x6)."""
 
     # -- searching --
 

@@ -1,0 +1,81 @@
+"""The native transposition table: an entry is its key's words with the data in their spare
+bits (an extra word only where the bits do not fit), the table grows in place within the
+memory budget, and a full table forgets its cheapest entries without changing any value."""
+
+from __future__ import annotations
+
+import pytest
+
+import plies
+from plies.backends.native import engine
+from plies.backends.native.emit import entry_layout, key_fields
+from plies.lowering import lower
+
+
+def layout(name, **params):
+    return entry_layout(lower(plies.load(name, **params).checked))
+
+
+@pytest.mark.parametrize(("name", "params", "words"), [
+    ("connect4", dict(width=6, height=5), 2),
+    ("connect4", dict(width=7, height=6), 2),
+    ("tictactoe", {}, 1),
+    ("nim", {}, 1),
+    ("pig", dict(goal=10, budget=8), 5),  # chance: two 128-bit values in extra words
+])
+def test_an_entry_is_its_key_words_where_the_data_fits(name, params, words):
+    count, masks, fields = layout(name, **params)
+    assert count == words
+    keys = key_fields(lower(plies.load(name, **params).checked))
+    taken = [0] * count
+    for word, shift, _, span in keys:
+        bits = ((1 << max(1, span.bit_length())) - 1) << shift
+        assert not taken[word] & bits
+        taken[word] |= bits
+    assert taken == masks  # the key masks are the key's bits, and nothing else
+    for name, (word, shift, bits) in fields.items():
+        if name == "WORK_M" or not bits:
+            continue
+        assert shift + bits <= 64
+        field = ((1 << bits) - 1) << shift
+        assert not taken[word] & field, name  # no field overlaps the key or another field
+        taken[word] |= field
+
+
+def test_connect_four_packs_its_bounds_move_and_work_beside_the_key():
+    count, masks, fields = layout("connect4", width=7, height=6)
+    assert fields["LOWER"][2] == fields["UPPER"][2] == 2  # -1..1 as offsets 0..2
+    assert fields["BEST"][2] == 3  # 7 moves and none: 0..7
+    assert fields["LOWER_HI"][2] == fields["UPPER_HI"][2] == 0
+    assert fields["WORK"][0] < count and fields["WORK_M"][0] == 5
+
+
+def test_the_entry_size_is_the_layouts(native):
+    assert native(plies.load("connect4", width=6, height=5)).entry_bytes == 16
+    assert native(plies.load("tictactoe")).entry_bytes == 8
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_full_table_forgets_without_changing_the_value(native, monkeypatch, threads):
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first check
+    model = plies.load("connect4", width=5, height=4)
+    compiled = native(model)
+    whole = compiled.solve("auto")
+    small = compiled.solve("auto", memory=20_000, threads=threads)  # 1,024 slots of 16 bytes
+    assert small.value == whole.value == 0 and small.proved
+    if threads == 1:  # at most 5/8 full, forgotten subtrees searched again
+        assert small.table_size <= 1024 * 5 // 8 < whole.table_size
+        assert small.nodes > whole.nodes
+    else:  # shared: every slot may fill (the count is of empty slots written, which two
+        # threads may write at once: about 1,024), a full bucket replacing its cheapest entry
+        assert small.table_size < 2 * 1024 < whole.table_size
+
+
+@pytest.mark.parametrize("memory", [100_000, 1_000_000])
+def test_the_table_keeps_within_its_budget(native, memory):
+    compiled = native(plies.load("connect4", width=5, height=4))
+    result = compiled.solve("auto", memory=memory)
+    assert result.value == 0
+    # at most 5/8 of the most slots whose entries fit the budget (no copy beside them)
+    assert result.table_size <= memory // compiled.entry_bytes * 5 // 8
+    assert result.table_size > memory // compiled.entry_bytes * 5 // 8 // 4
