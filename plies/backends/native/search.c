@@ -916,8 +916,13 @@ static void *helper_main(void *argument)
 #endif
 
 /* The shared table doubles, as the table of one thread does, while every thread waits: the
-   threads check grow_wanted with their limits (every 4096 nodes) and wait there, and the last
-   to arrive (or to finish its search) places every entry again in a table twice the size. */
+   threads check grow_wanted with their limits (every 4096 nodes) and wait there; the last to
+   arrive (or to finish its search) makes a table twice the size, and every waiting thread
+   places a share of the entries again (one thread placing them all while the others waited
+   made Connect Four 6x5 with 2 threads take 4.61 s against 4.16 s, medians of four). A table
+   made at once as large as --memory allows (no growth) took 3.39 s, but 5x5, whose threads
+   join after a million nodes, 1.04 s against 0.57 s and 435 MB against 99 MB: the kernel
+   zeroes every page the scattered entries touch. */
 #ifndef _WIN32
 static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t grown = PTHREAD_COND_INITIALIZER;
@@ -925,57 +930,108 @@ static pthread_cond_t grown = PTHREAD_COND_INITIALIZER;
 static int active, waiting;
 static uint64_t growths;
 
-/* The shared table's entries placed again in `slots` slots (the same or twice as many, in
-   place: the new half is still zero), each kept where it lies in its bucket, else stored
-   anew in it (a slot moved into later in the pass is in its bucket there). */
-static void rebucket(uint64_t slots)
+/* the entries of old[from..to) placed in the table */
+static void place_all(const entry_t *old, uint64_t from, uint64_t to)
 {
-    uint64_t old_slots = table_slots, mask = slots - 1;
-    table_slots = slots;
-    for (uint64_t i = 0; i < old_slots; i++) {
+    for (uint64_t i = from; i < to; i++) {
         entry_t copy;
-        shared_load(&table[i], &copy);
+        if (shared_table) shared_load(&old[i], &copy); else copy = old[i];  /* the plain entry */
         if (!used_entry(&copy)) continue;
         uint64_t key[KEY_WORDS];
         entry_key(&copy, key);
-        uint64_t hash = key_hash(key);
-        if (((i - hash) & mask) < PROBES) continue;  /* within its bucket */
-        memset(&table[i], 0, sizeof(entry_t));
-        table_count--;
-        shared_store(key, hash, &copy);
+        shared_store(key, key_hash(key), &copy);
     }
 }
 
-#ifndef _WIN32
-static void grow_now(void)  /* with grow_lock held, every other active thread waiting */
+static int move_table(uint64_t slots)  /* 0: no memory for it (nothing moved) */
 {
-    if (table_slots * 2 <= table_most_slots) rebucket(table_slots * 2);
-    grow_wanted = 0;
-    waiting = 0;
+    entry_t *old = table;
+    uint64_t old_slots = table_slots;
+    entry_t *fresh = table_alloc(slots);
+    if (!fresh) return 0;
+    table = fresh; table_slots = slots; table_count = 0;
+    place_all(old, 0, old_slots);
+    table_free(old, old_slots);
+    return 1;
+}
+
+#ifndef _WIN32
+static entry_t *moving_from;  /* the table whose entries the threads are placing again */
+static uint64_t moving_slots, moving_next, moves_done;
+static int movers;  /* the threads placing them, until each has found nothing left */
+
+/* with grow_lock held and every other active thread waiting: 1 when `count` threads are to
+   place the entries again, in a table twice the size */
+static int start_growth(int count)
+{
+    entry_t *fresh = table_slots * 2 <= table_most_slots ? table_alloc(table_slots * 2) : NULL;
+    if (!fresh && table_slots * 2 <= table_most_slots)
+        table_most_slots = table_slots;  /* no memory for it: then it only replaces */
     growths++;
+    if (!fresh) {
+        grow_wanted = 0;
+        waiting = 0;
+        pthread_cond_broadcast(&grown);
+        return 0;
+    }
+    moving_from = table; moving_slots = table_slots; moving_next = 0;
+    table = fresh; table_slots *= 2; table_count = 0;
+    movers = count;
     pthread_cond_broadcast(&grown);
+    return 1;
+}
+
+/* every thread of a growth: places the old table's entries a share at a time, then waits
+   for the others; the last frees the old table and lets them all search on */
+#define MOVE_SHARE 4096
+static void help_move(void)
+{
+    for (;;) {
+        uint64_t from = __atomic_fetch_add(&moving_next, MOVE_SHARE, __ATOMIC_RELAXED);
+        if (from >= moving_slots) break;
+        place_all(moving_from, from, from + MOVE_SHARE < moving_slots ? from + MOVE_SHARE
+                                                                      : moving_slots);
+    }
+    pthread_mutex_lock(&grow_lock);
+    if (--movers == 0) {
+        table_free(moving_from, moving_slots);
+        moving_from = NULL;
+        grow_wanted = 0;
+        waiting = 0;
+        moves_done++;
+        pthread_cond_broadcast(&grown);
+    } else {
+        uint64_t seen = moves_done;
+        while (seen == moves_done) pthread_cond_wait(&grown, &grow_lock);
+    }
+    pthread_mutex_unlock(&grow_lock);
 }
 
 static void wait_for_growth(void)
 {
+    int move = 0;
     pthread_mutex_lock(&grow_lock);
     if (grow_wanted) {
         if (++waiting == active) {
-            grow_now();
+            move = start_growth(waiting);
         } else {
             uint64_t seen = growths;
             while (seen == growths) pthread_cond_wait(&grown, &grow_lock);
+            move = moving_from != NULL;
         }
     }
     pthread_mutex_unlock(&grow_lock);
+    if (move) help_move();
 }
 
-static void leave_search(void)
+static void leave_search(void)  /* a thread that is done: it helps a growth it completes */
 {
+    int move = 0;
     pthread_mutex_lock(&grow_lock);
     active--;
-    if (grow_wanted && active > 0 && waiting == active) grow_now();
+    if (grow_wanted && active > 0 && waiting == active) move = start_growth(waiting + 1);
     pthread_mutex_unlock(&grow_lock);
+    if (move) help_move();
 }
 #else
 static void wait_for_growth(void) { grow_wanted = 0; }
@@ -984,14 +1040,12 @@ static void leave_search(void) {}
 
 /* Threads join a search once it has run spawn_at nodes alone (a small search stays with one
    thread: the same search, node for node, as without threads). The table is then shared: its
-   entries are written in the shared form and placed again, in buckets, in a table twice the
-   size (in place). */
+   entries are placed again, in buckets, in a table twice the size. */
 static void go_parallel(void)
 {
     worker_t *w = me;
-    for (uint64_t i = 0; i < table_slots; i++)
-        if (used_entry(&table[i])) shared_write(&table[i], &table[i]);
-    rebucket(table_slots * 2 <= table_most_slots ? table_slots * 2 : table_slots);
+    if (!move_table(table_slots * 2 <= table_most_slots ? table_slots * 2 : table_slots))
+        table_most_slots = table_slots;
     memset(busy, 0, sizeof busy);
     shared_table = 1;
     all_nodes = w->nodes;
