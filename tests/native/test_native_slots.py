@@ -76,3 +76,25 @@ def test_a_state_that_does_not_fit_the_slots_is_refused(native):
         native(model).solve("auto", state=tuple(state))
     with pytest.raises(NativeFault, match="outside the native state's slots"):
         native(model).perft(2, state=tuple(state))  # then counted in Python
+
+
+LINES_AFTER = """
+game far
+players a max, b min
+state
+  pad: array[{pad}] of bool = false
+  board: grid[3, 3] of {{empty, a, b}} = empty
+def wins(p: player) = line(board, p, 3)
+move put(r in 0..2, c in 0..2) when board[r, c] == empty {{ board[r, c] = turn }}
+terminal wins(a) or wins(b) or pad[0]
+utility if wins(a) then 1 else -1
+"""
+
+
+def test_the_tables_of_lines_hold_the_slot_numbers():
+    from plies.backends.native.emit import emit, index_type
+    source = emit(lower(load_source(LINES_AFTER.format(pad=9_000)).checked))
+    assert "#define INDEX_TYPE int16_t" in source  # slots 9,000..9,008 (10,000 at most)
+    assert "static const index_t" in source
+    assert [index_type(n) for n in (0, 32_767, 32_768, 2**31)] == \
+        ["int16_t", "int16_t", "int32_t", "int64_t"]

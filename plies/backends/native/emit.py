@@ -196,6 +196,15 @@ def entry_layout(game: ir.Game) -> tuple[int, list[int], dict[str, tuple[int, in
     return len(trial), masks + [0] * (len(trial) - words), fields
 
 
+def index_type(most: int) -> str:
+    """The C type of the tables of slot numbers (``index_t``) whose greatest value is
+    ``most``: int16_t where it fits (a 4-byte line in 8 bytes), else int32_t or int64_t."""
+    for name, bits in (("int16_t", 16), ("int32_t", 32)):
+        if most < 2**(bits - 1):
+            return name
+    return "int64_t"
+
+
 def max_args(game: ir.Game) -> int:
     """The most arguments of a move or a chance outcome (MAXARGS, at least 1)."""
     return max([len(m.names) for m in game.moves] + [len(c.names) for c in game.chances] + [1])
@@ -219,6 +228,7 @@ class CEmitter:
         self.written_known = False  # the end test of a child whose writes were recorded
         self.flags = False
         self.max_args = max_args(game)
+        self.index_most = 0  # the greatest value of an index_t table
 
     # -- writing --
 
@@ -229,14 +239,18 @@ class CEmitter:
         self.temp += 1
         return f"{stem}{self.temp}"
 
-    def table(self, kind: str, values: tuple) -> str:
-        """A static table of numbers (``values`` flat), written once and named."""
-        key = (kind, values)
+    def table(self, kind: str, values: tuple, ctype: str = "int64_t") -> str:
+        """A static table of numbers (``values`` flat) of C type ``ctype``, written once and
+        named; ``index_t`` (chosen to hold every such table's values: ``index_type``) for the
+        slot numbers of lines and their positions."""
+        key = (kind, values, ctype)
+        if ctype == "index_t":
+            self.index_most = max([self.index_most, *values])
         name = self.table_names.get(key)
         if name is None:
             name = self.table_names[key] = f"TABLE{len(self.table_names)}"
             body = ", ".join(str(v) for v in values) or "0"
-            self.tables.append(f"static const int64_t {name}[] = {{{body}}};")
+            self.tables.append(f"static const {ctype} {name}[] = {{{body}}};")
         return name
 
     # -- the module --
@@ -252,6 +266,7 @@ class CEmitter:
             f"#define SLOT_TYPE {slot_c}",
             f"#define SLOT_MIN ({slot_min + 1}LL - 1)",
             f"#define SLOT_MAX {slot_max}LL",
+            f"#define INDEX_TYPE {index_type(self.index_most)}",
             f"#define MOVES {game.move_count}",
             f"#define MAXARGS {max_args(game)}",
             f"#define HAS_CHANCE {1 if game.chances else 0}",
@@ -819,7 +834,9 @@ class CEmitter:
         if node.scan:
             raise Unsupported("a line too long to list on a grid this large")
         width = len(node.lines[0])
-        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells))
+        # slot numbers as index_t: a line test reads them at every child
+        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells),
+                           "index_t")
         value = self.expr(node.value)
         every = f"line_test({self.state}, {table}, {len(node.lines)}, {width}, {value})"
         if not (node.through_written and self.written_known):
@@ -831,8 +848,8 @@ class CEmitter:
                 if slot in cells:
                     flat.extend(cells)
             starts.append(len(flat) // width)
-        first = self.table("starts", tuple(starts))
-        through = self.table("lines", tuple(flat))
+        first = self.table("starts", tuple(starts), "index_t")
+        through = self.table("lines", tuple(flat), "index_t")
         return (f"(nw_ <= {WRITTEN} ? line_through({self.state}, written_, nw_, {first}, "
                 f"{through}, {width}, {value}) : {every})")
 

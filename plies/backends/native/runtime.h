@@ -20,6 +20,7 @@
    to int64_t and write them only after the checks of their range; states cross to and from
    Python as int64_t arrays (load_state, below, and plies_initial). */
 typedef SLOT_TYPE slot_t;
+typedef INDEX_TYPE index_t;  /* the numbers in the tables of lines: int16_t where they fit */
 typedef struct { slot_t s[SLOTS]; } state_t;
 
 /* a state from SLOTS int64_t values; 0 when one does not fit slot_t */
@@ -141,10 +142,10 @@ static inline int64_t bounded(int64_t v, int64_t check)
 
 /* ---- the built-ins over a grid ---- */
 
-static int line_test(const state_t *s, const int64_t *lines, int count, int width, int64_t value)
+static int line_test(const state_t *s, const index_t *lines, int count, int width, int64_t value)
 {
     for (int i = 0; i < count; i++) {
-        const int64_t *cells = lines + (int64_t)i * width;
+        const index_t *cells = lines + (int64_t)i * width;
         int k = 0;
         while (k < width && s->s[cells[k]] == value) k++;
         if (k == width) return 1;
@@ -154,14 +155,14 @@ static int line_test(const state_t *s, const int64_t *lines, int count, int widt
 
 /* some line through a written slot holds value in every cell: first[k]..first[k+1] are the
    positions, in `lines`, of the lines through slot k */
-static int line_through(const state_t *s, const int64_t *written, int count, const int64_t *first,
-                        const int64_t *lines, int width, int64_t value)
+static int line_through(const state_t *s, const int64_t *written, int count, const index_t *first,
+                        const index_t *lines, int width, int64_t value)
 {
     for (int w = 0; w < count; w++) {
         int64_t slot = written[w];
         if (s->s[slot] != value) continue;  /* every line through it needs it */
         for (int64_t i = first[slot]; i < first[slot + 1]; i++) {
-            const int64_t *cells = lines + i * width;
+            const index_t *cells = lines + i * width;
             int k = 0;
             while (k < width && s->s[cells[k]] == value) k++;
             if (k == width) return 1;
