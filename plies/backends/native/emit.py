@@ -1,7 +1,8 @@
 """The C emitter: a lowered game (``plies.lowering.ir``) becomes C source for its rules.
 
-The rules are written as C functions over a flat state (``state_t``: one ``int64_t`` per slot,
-as the Python back end's tuple): the initial state, the player to move, the end of the game
+The rules are written as C functions over a flat state (``state_t``: one ``slot_t`` per slot,
+as the Python back end's tuple, ``slot_t`` the narrowest integer type that holds every slot:
+``slot_type``; the rules read slots widened to ``int64_t``): the initial state, the player to move, the end of the game
 (TERMINAL-TEST with UTILITY), EXPAND (every legal move's child with its end test, handed to the
 search one at a time through ``sink``) and the chance outcomes with whole-number weights. The
 searches themselves are C written once for every game (``runtime.h`` before the rules,
