@@ -79,3 +79,29 @@ def test_the_table_keeps_within_its_budget(native, memory):
     # at most 5/8 of the most slots whose entries fit the budget (no copy beside them)
     assert result.table_size <= memory // compiled.entry_bytes * 5 // 8
     assert result.table_size > memory // compiled.entry_bytes * 5 // 8 // 4
+
+
+HELD = """
+game held
+players a max, b min
+state
+  m: 0..3 = 1
+  n: 0..10 = 0
+move add(k in [1, 2]) when n + k <= 10 { n += k }
+terminal n == 10
+utility if turn == a then 1 else -1
+"""
+
+
+def test_a_root_outside_a_declared_range_is_searched_without_the_table(native):
+    # a slot with a declared range is packed unchecked (every state the rules make keeps
+    # it in range), so a root outside it is checked once, and searched without the table
+    from plies.game.loader import load_source
+    model = load_source(HELD)
+    compiled = native(model)
+    turn, _, n = model.initial_state()
+    state = (turn, 9, n)  # m = 9 would not fit its 2 bits
+    result, expected = compiled.solve("auto", state=state), model.solve("auto", state=state)
+    assert result.value == expected.value and result.best_move == expected.best_move
+    assert result.proved and result.table_size == 0
+    assert compiled.solve("auto").table_size > 0

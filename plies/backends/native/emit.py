@@ -361,7 +361,9 @@ class CEmitter:
 
     def pack_key(self) -> None:
         """``pack_key(s, key)``: the state's slots packed into KEY_WORDS words; 0 when a
-        value lies outside its field (the state is then searched without the table)."""
+        slot without a known range lies outside its field (the state is then searched without
+        the table). ``key_fits(s)``: 0 when a slot with one lies outside it (a root state from
+        Python: the whole search then goes without the table)."""
         fields = key_fields(self.game)
         self.line("static int pack_key(const state_t *s, uint64_t *key)")
         self.line("{")
@@ -370,8 +372,24 @@ class CEmitter:
         for word in range(fields[-1][0] + 1):
             self.line(f"key[{word}] = 0;")
         for slot, (word, shift, lo, span) in enumerate(fields):
+            # a slot with a known range holds a value in it in every state the rules make
+            # from a root that does (key_fits): only a slot without one is checked
+            check = "" if self.game.slots[slot].holds is not None else \
+                f"if (v > {span}ULL) return 0; "
             self.line(f"v = (uint64_t)s->s[{slot}] - (uint64_t)({lo}LL); "
-                      f"if (v > {span}ULL) return 0; key[{word}] |= v << {shift};")
+                      f"{check}key[{word}] |= v << {shift};")
+        self.line("return 1;")
+        self.level -= 1
+        self.line("}")
+        self.line("")
+        self.line("static int key_fits(const state_t *s)  /* the root: 0 when a slot lies "
+                  "outside its range */")
+        self.line("{")
+        self.level += 1
+        for slot, (word, shift, lo, span) in enumerate(fields):
+            if self.game.slots[slot].holds is not None:
+                self.line(f"if ((uint64_t)s->s[{slot}] - (uint64_t)({lo}LL) > {span}ULL) "
+                          "return 0;")
         self.line("return 1;")
         self.level -= 1
         self.line("}")
