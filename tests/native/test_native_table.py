@@ -105,3 +105,15 @@ def test_a_root_outside_a_declared_range_is_searched_without_the_table(native):
     assert result.value == expected.value and result.best_move == expected.best_move
     assert result.proved and result.table_size == 0
     assert compiled.solve("auto").table_size > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_max_table_bounds_the_entries_with_threads_too(native, monkeypatch, threads):
+    # one thread's table is kept 5/8 full, a shared one fills its buckets: --max-table
+    # gives the budget its entries fit in either way
+    from plies.backends.native.backend import with_backend
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)
+    model = with_backend(plies.load("connect4", width=5, height=4), "native", lambda _: None)
+    result = model.solve("auto", max_table=50_000, threads=threads)
+    assert result.value == 0 and result.threads == threads
+    assert 50_000 // 4 < result.table_size <= 50_000

@@ -73,8 +73,9 @@ class NativeModel:
         before = list(moves or [])
         if before:
             state = model.play_all(before, state)
-        if max_table is not None:  # the table is kept at most 5/8 full
-            most = max_table * self.native.entry_bytes * 8 // 5
+        if max_table is not None:  # one thread's table is kept at most 5/8 full; a shared
+            # one (threads) fills every slot of its buckets
+            most = max_table * self.native.entry_bytes * (8 if threads == 1 else 5) // 5
             memory = min(memory or most, most)
         try:
             return self.native.solve(algorithm, state=state, timeout=timeout,
