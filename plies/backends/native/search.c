@@ -915,14 +915,18 @@ static void *helper_main(void *argument)
 }
 #endif
 
-/* The shared table doubles, as the table of one thread does, while every thread waits: the
-   threads check grow_wanted with their limits (every 4096 nodes) and wait there; the last to
-   arrive (or to finish its search) makes a table twice the size, and every waiting thread
-   places a share of the entries again (one thread placing them all while the others waited
-   made Connect Four 6x5 with 2 threads take 4.61 s against 4.16 s, medians of four). A table
-   made at once as large as --memory allows (no growth) took 3.39 s, but 5x5, whose threads
-   join after a million nodes, 1.04 s against 0.57 s and 435 MB against 99 MB: the kernel
-   zeroes every page the scattered entries touch. */
+/* The shared table doubles in place, as the table of one thread does (in the same memory,
+   mapped to the most slots), while every thread waits: the threads check grow_wanted with
+   their limits (every 4096 nodes) and wait there; the last to arrive (or to finish its
+   search) widens the mask, and every waiting thread takes a share of the old slots, moving
+   each entry that is no longer in its bucket under the wider mask (in the new half, or past
+   the old end) and leaving the others where they are. No memory but the new half's is
+   touched: the table never exceeds --memory. One thread placing every entry in a table
+   allocated twice the size while the others waited made Connect Four 6x5 with 2 threads take
+   4.61 s against 4.16 s for every thread placing a share (medians of four). A table made at
+   once as large as --memory allows (no growth) took 3.39 s, but 5x5, whose threads join after
+   a million nodes, 1.04 s against 0.57 s and 435 MB against 99 MB: the kernel zeroes every
+   page the scattered entries touch. */
 #ifndef _WIN32
 static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t grown = PTHREAD_COND_INITIALIZER;
@@ -930,72 +934,69 @@ static pthread_cond_t grown = PTHREAD_COND_INITIALIZER;
 static int active, waiting;
 static uint64_t growths;
 
-/* the entries of old[from..to) placed in the table */
-static void place_all(const entry_t *old, uint64_t from, uint64_t to)
+/* The one thread's table (linear probing, plain entries) made the shared one in its own
+   memory: its entries set aside, its slots cleared, and the entries placed again, in buckets,
+   in twice the slots (while the other threads have not started yet). */
+static void share_table(void)
 {
-    for (uint64_t i = from; i < to; i++) {
-        entry_t copy;
-        if (shared_table) shared_load(&old[i], &copy); else copy = old[i];  /* the plain entry */
-        if (!used_entry(&copy)) continue;
+    uint64_t n = 0;
+    entry_t *aside = malloc(sizeof(entry_t) * (table_count ? table_count : 1));
+    if (!aside) fault(F_MEMORY, -1, 0, 0);
+    for (uint64_t i = 0; i < table_slots && n < table_count; i++)
+        if (used_entry(&table[i])) aside[n++] = table[i];
+    memset(table, 0, sizeof(entry_t) * table_slots);
+    if (table_slots * 2 <= table_most_slots) table_slots *= 2;
+    table_count = 0;
+    for (uint64_t i = 0; i < n; i++) {
         uint64_t key[KEY_WORDS];
-        entry_key(&copy, key);
-        shared_store(key, key_hash(key), &copy);
+        entry_key(&aside[i], key);
+        shared_store(key, key_hash(key), &aside[i]);
     }
-}
-
-static int move_table(uint64_t slots)  /* 0: no memory for it (nothing moved) */
-{
-    entry_t *old = table;
-    uint64_t old_slots = table_slots;
-    entry_t *fresh = table_alloc(slots);
-    if (!fresh) return 0;
-    table = fresh; table_slots = slots; table_count = 0;
-    place_all(old, 0, old_slots);
-    table_free(old, old_slots);
-    return 1;
+    free(aside);
 }
 
 #ifndef _WIN32
-static entry_t *moving_from;  /* the table whose entries the threads are placing again */
-static uint64_t moving_slots, moving_next, moves_done;
-static int movers;  /* the threads placing them, until each has found nothing left */
+static uint64_t moving_slots, moving_next, moves_done;  /* moving_slots: the old slots */
+static int movers;  /* the threads moving entries, until each has found nothing left */
 
-/* with grow_lock held and every other active thread waiting: 1 when `count` threads are to
-   place the entries again, in a table twice the size */
-static int start_growth(int count)
+/* with grow_lock held and every other active thread waiting: `count` threads are to move
+   the entries, under a mask twice as wide */
+static void start_growth(int count)
 {
-    entry_t *fresh = table_slots * 2 <= table_most_slots ? table_alloc(table_slots * 2) : NULL;
-    if (!fresh && table_slots * 2 <= table_most_slots)
-        table_most_slots = table_slots;  /* no memory for it: then it only replaces */
-    growths++;
-    if (!fresh) {
-        grow_wanted = 0;
-        waiting = 0;
-        pthread_cond_broadcast(&grown);
-        return 0;
-    }
-    moving_from = table; moving_slots = table_slots; moving_next = 0;
-    table = fresh; table_slots *= 2; table_count = 0;
+    moving_slots = table_slots; moving_next = 0;
+    if (table_slots * 2 <= table_most_slots) table_slots *= 2;
     movers = count;
+    growths++;
     pthread_cond_broadcast(&grown);
-    return 1;
 }
 
-/* every thread of a growth: places the old table's entries a share at a time, then waits
-   for the others; the last frees the old table and lets them all search on */
+/* every thread of a growth: moves the entries of a share of the old slots at a time, then
+   waits for the others (a rare entry lost where two threads write one slot is only work
+   done again: the table holds proved bounds, each checked against its key) */
 #define MOVE_SHARE 4096
 static void help_move(void)
 {
+    uint64_t mask = table_slots - 1;
     for (;;) {
         uint64_t from = __atomic_fetch_add(&moving_next, MOVE_SHARE, __ATOMIC_RELAXED);
         if (from >= moving_slots) break;
-        place_all(moving_from, from, from + MOVE_SHARE < moving_slots ? from + MOVE_SHARE
-                                                                      : moving_slots);
+        uint64_t to = from + MOVE_SHARE < moving_slots ? from + MOVE_SHARE : moving_slots;
+        for (uint64_t i = from; i < to; i++) {
+            entry_t copy, none;
+            shared_load(&table[i], &copy);
+            if (!used_entry(&copy)) continue;
+            uint64_t key[KEY_WORDS], hash;
+            entry_key(&copy, key);
+            hash = key_hash(key);
+            if (((i - hash) & mask) < PROBES) continue;  /* in its bucket still */
+            memset(&none, 0, sizeof none);
+            shared_write(&table[i], &none);
+            __atomic_sub_fetch(&table_count, 1, __ATOMIC_RELAXED);
+            shared_store(key, hash, &copy);
+        }
     }
     pthread_mutex_lock(&grow_lock);
     if (--movers == 0) {
-        table_free(moving_from, moving_slots);
-        moving_from = NULL;
         grow_wanted = 0;
         waiting = 0;
         moves_done++;
@@ -1012,12 +1013,12 @@ static void wait_for_growth(void)
     int move = 0;
     pthread_mutex_lock(&grow_lock);
     if (grow_wanted) {
+        move = 1;
         if (++waiting == active) {
-            move = start_growth(waiting);
+            start_growth(waiting);
         } else {
             uint64_t seen = growths;
             while (seen == growths) pthread_cond_wait(&grown, &grow_lock);
-            move = moving_from != NULL;
         }
     }
     pthread_mutex_unlock(&grow_lock);
@@ -1029,7 +1030,7 @@ static void leave_search(void)  /* a thread that is done: it helps a growth it c
     int move = 0;
     pthread_mutex_lock(&grow_lock);
     active--;
-    if (grow_wanted && active > 0 && waiting == active) move = start_growth(waiting + 1);
+    if (grow_wanted && active > 0 && waiting == active) start_growth(waiting + 1), move = 1;
     pthread_mutex_unlock(&grow_lock);
     if (move) help_move();
 }
@@ -1039,13 +1040,11 @@ static void leave_search(void) {}
 #endif
 
 /* Threads join a search once it has run spawn_at nodes alone (a small search stays with one
-   thread: the same search, node for node, as without threads). The table is then shared: its
-   entries are placed again, in buckets, in a table twice the size. */
+   thread: the same search, node for node, as without threads). The table is then shared. */
 static void go_parallel(void)
 {
     worker_t *w = me;
-    if (!move_table(table_slots * 2 <= table_most_slots ? table_slots * 2 : table_slots))
-        table_most_slots = table_slots;
+    share_table();
     memset(busy, 0, sizeof busy);
     shared_table = 1;
     all_nodes = w->nodes;
