@@ -144,10 +144,12 @@ static inline int64_t bounded(int64_t v, int64_t check)
 
 static int line_test(const state_t *s, const index_t *lines, int count, int width, int64_t value)
 {
+    if (value < SLOT_MIN || value > SLOT_MAX) return 0;  /* no slot holds it */
+    slot_t v = (slot_t)value;  /* compared as the slots are kept */
     for (int i = 0; i < count; i++) {
         const index_t *cells = lines + (int64_t)i * width;
         int k = 0;
-        while (k < width && s->s[cells[k]] == value) k++;
+        while (k < width && s->s[cells[k]] == v) k++;
         if (k == width) return 1;
     }
     return 0;
@@ -158,13 +160,15 @@ static int line_test(const state_t *s, const index_t *lines, int count, int widt
 static int line_through(const state_t *s, const int64_t *written, int count, const index_t *first,
                         const index_t *lines, int width, int64_t value)
 {
+    if (value < SLOT_MIN || value > SLOT_MAX) return 0;
+    slot_t v = (slot_t)value;
     for (int w = 0; w < count; w++) {
         int64_t slot = written[w];
-        if (s->s[slot] != value) continue;  /* every line through it needs it */
+        if (s->s[slot] != v) continue;  /* every line through it needs it */
         for (int64_t i = first[slot]; i < first[slot + 1]; i++) {
             const index_t *cells = lines + i * width;
             int k = 0;
-            while (k < width && s->s[cells[k]] == value) k++;
+            while (k < width && s->s[cells[k]] == v) k++;
             if (k == width) return 1;
         }
     }
