@@ -98,3 +98,18 @@ def test_the_tables_of_lines_hold_the_slot_numbers():
     assert "static const index_t" in source
     assert [index_type(n) for n in (0, 32_767, 32_768, 2**31)] == \
         ["int16_t", "int16_t", "int32_t", "int64_t"]
+
+
+def test_a_packing_that_does_not_fit_the_slots_is_solved_in_python(tmp_path, native,
+                                                                    monkeypatch):
+    from plies.backends.native import tiers
+    from plies.commands.solution import solve_to_directory
+    # a packing whose values do not fit is refused before C unpacks a state from it: made
+    # here by having the slots seem narrower than n's 0..200
+    monkeypatch.setattr(tiers, "slot_type", lambda game: ("int8_t", 0, 50))
+    said = []
+    summary = solve_to_directory(counter("0..200", goal=100), [], tmp_path / "sol", native=True,
+                                 notice=said.append)
+    assert said == ["native: the packing's values do not fit the native state's slots; "
+                    "solving by tiers in Python"]
+    assert summary.value == counter("0..200", goal=100).solve("auto").value

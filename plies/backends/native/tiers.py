@@ -19,6 +19,7 @@ valued by the Python back end, and the positions a chunk fails on are done again
 from __future__ import annotations
 
 from plies.backends.native.build import NativeUnavailable
+from plies.backends.native.emit import slot_type
 from plies.frontend.tiers import TierMeasure
 from plies.lowering.packing import Packing, raw_values
 
@@ -57,10 +58,14 @@ class NativeTiers:
         self.allocate = self.ffi.new_allocator(should_clear_after_alloc=False)
         if self.lib.plies_slots() != len(packing.slots):
             raise NativeUnavailable("the native state is laid out otherwise")
+        _, least, most = slot_type(native.lowered)
         spec = [len(packing.slots)]
         for i in packing.order:
             slot = packing.slots[i]
             raw = raw_values(slot)
+            if not least <= min(raw) <= max(raw) <= most:  # as tier_setup checks it again
+                raise NativeUnavailable("the packing's values do not fit the native state's "
+                                        "slots")
             base, span = min(raw), max(raw) - min(raw) + 1
             codes = [-1] * span
             for code, value in enumerate(raw):
