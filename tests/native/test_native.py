@@ -11,6 +11,8 @@ import plies
 from plies.game.loader import load_source
 from plies.backends.native.engine import NativeRefused
 
+from .failures import fails_alike
+
 SMALL = [
     ("tictactoe", {}),
     ("connect4", dict(width=4, height=4)),
@@ -202,12 +204,5 @@ utility 0
 
 
 def test_a_failing_rule_is_reported_at_its_line(native):
-    from plies.errors import GameRuntimeError
     model = load_source(FAULTY, "faulty.game")
-    with pytest.raises(GameRuntimeError) as python_error:
-        model.solve("auto")
-    with pytest.raises(GameRuntimeError) as native_error:
-        native(model).solve("auto")
-    assert native_error.value.diagnostic.message == python_error.value.diagnostic.message
-    assert native_error.value.diagnostic.line == python_error.value.diagnostic.line == 7
-    assert "index 3 is outside marks" in native_error.value.render()
+    assert "index 3 is outside marks" in fails_alike(native, model, line=7).render()
