@@ -304,16 +304,12 @@ static void place(const entry_t *from)
 static entry_t *table_alloc(uint64_t slots) { return calloc(slots, sizeof(entry_t)); }
 static void table_free(entry_t *memory, uint64_t slots) { (void)slots; free(memory); }
 #else
-/* each mapping's length (a table is unmapped whole, whatever it has grown to) */
-#define MAPPINGS 4
-static struct { void *at; size_t bytes; } mappings[MAPPINGS];
-
+/* A table is mapped once to its most slots and unmapped whole, whatever it has grown to:
+   `slots` is always the mapped count. */
 static entry_t *table_alloc(uint64_t slots)
 {
     size_t bytes = (size_t)slots * sizeof(entry_t);
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS, free_at = -1;
-    for (int i = MAPPINGS - 1; i >= 0; i--) if (!mappings[i].at) free_at = i;
-    if (free_at < 0) return NULL;
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_NORESERVE
     flags |= MAP_NORESERVE;  /* the budget's pages are claimed as the table grows into them */
 #endif
@@ -322,17 +318,12 @@ static entry_t *table_alloc(uint64_t slots)
 #ifdef MADV_HUGEPAGE
     if (bytes >= ((size_t)2 << 20)) madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
-    mappings[free_at].at = memory; mappings[free_at].bytes = bytes;
     return memory;
 }
 
 static void table_free(entry_t *memory, uint64_t slots)
 {
-    if (!memory) return;
-    size_t bytes = (size_t)slots * sizeof(entry_t);
-    for (int i = 0; i < MAPPINGS; i++)
-        if (mappings[i].at == memory) { bytes = mappings[i].bytes; mappings[i].at = NULL; }
-    munmap(memory, bytes);
+    if (memory) munmap(memory, (size_t)slots * sizeof(entry_t));
 }
 #endif
 
