@@ -182,17 +182,17 @@ def entry_layout(game: ir.Game) -> tuple[int, list[int], dict[str, tuple[int, in
     for name in ("LOWER", "UPPER"):
         parts += [(name, min(value, 64)), (f"{name}_HI", max(0, value - 64))]
     parts.append(("BEST", best))
-    for m in range(WORK_MANTISSA, -1, -1):  # the finest work code that fits the spare bits
+
+    def laid_out(m: int) -> tuple[list[int], dict[str, tuple[int, int, int]]]:
         trial = list(used)
         fields = {name: place(trial, bits) if bits else (0, 0, 0) for name, bits in parts}
         fields["WORK"] = place(trial, work_bits(m))
-        if len(trial) == words or m == 0:
-            break
-    if len(trial) > words:  # an extra word in any case: the finest code
-        m = WORK_MANTISSA
-        trial = list(used)
-        fields = {name: place(trial, bits) if bits else (0, 0, 0) for name, bits in parts}
-        fields["WORK"] = place(trial, work_bits(m))
+        return trial, fields
+
+    # the finest work code that fits the spare bits; with an extra word in any case, the finest
+    m = next((m for m in range(WORK_MANTISSA, -1, -1) if len(laid_out(m)[0]) == words),
+             WORK_MANTISSA)
+    trial, fields = laid_out(m)
     fields["WORK_M"] = (m, 0, 0)
     return len(trial), masks + [0] * (len(trial) - words), fields
 
