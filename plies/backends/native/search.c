@@ -256,6 +256,18 @@ static int probe(const uint64_t *key, uint64_t hash, known_t *found)
     }
 }
 
+/* With threads, each thread counts the entries it adds to empty slots and adds them to
+   table_count COUNT_BATCH at a time: one shared counter written at every store kept 16
+   threads waiting on its cache line. */
+#define COUNT_BATCH 256
+static void add_entries(void)
+{
+    uint64_t count = __atomic_add_fetch(&table_count, (uint64_t)me->new_entries, __ATOMIC_RELAXED);
+    me->new_entries = 0;
+    if (count * 8 > table_slots * 5 && table_slots * 2 <= table_most_slots)
+        grow_wanted = 1;  /* the threads stop at their next check, and one of them grows it */
+}
+
 /* With threads: the entry is written over the state's own slot in its bucket, else an empty
    one, else the one whose subtree took the least work. */
 static void shared_store(const uint64_t *key, uint64_t hash, const entry_t *fresh)
@@ -271,10 +283,7 @@ static void shared_store(const uint64_t *key, uint64_t hash, const entry_t *fres
         if (work < least) { least = work; cheapest = e; }
     }
     entry_t *e = mine ? mine : empty ? empty : cheapest;
-    if (e == empty && !mine
-        && __atomic_add_fetch(&table_count, 1, __ATOMIC_RELAXED) * 8 > table_slots * 5
-        && table_slots * 2 <= table_most_slots)
-        grow_wanted = 1;  /* the threads stop at their next check, and one of them grows it */
+    if (e == empty && !mine && ++me->new_entries >= COUNT_BATCH) add_entries();
     shared_write(e, fresh);
 }
 
@@ -895,6 +904,7 @@ static void search_from_root(worker_t *w)
         __sync_bool_compare_and_swap(&failed_first, -1, w->id);
     }
     stop_all = 1;
+    if (me->new_entries) add_entries();
     if (threads > 1) leave_search();
 }
 
@@ -982,10 +992,12 @@ static void help_move(void)
             if (((i - hash) & mask) < PROBES) continue;  /* in its bucket still */
             memset(&none, 0, sizeof none);
             shared_write(&table[i], &none);
-            __atomic_sub_fetch(&table_count, 1, __ATOMIC_RELAXED);
+            me->new_entries--;
             shared_store(key, hash, &copy);
         }
     }
+    __atomic_add_fetch(&table_count, (uint64_t)me->new_entries, __ATOMIC_RELAXED);
+    me->new_entries = 0;  /* counted before the growth ends: no growth is asked for in one */
     pthread_mutex_lock(&grow_lock);
     if (--movers == 0) {
         grow_wanted = 0;
