@@ -11,13 +11,19 @@ from tests.solvers.test_immediate_wins import TAKE  # take one or two; who takes
 
 
 def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
-    """Connect Four's drop writes one cell of its column; its child's four-in-a-row tests look
-    at the lines through that cell (``line_through`` over the recorded writes), not at every
-    line through the column."""
-    source = native_source(plies.load("connect4", width=5, height=4).checked)
+    """A move that writes one cell of a grid too large for bit planes (gomoku 8x8: 72 bits):
+    its child's k-in-a-row tests look at the lines through that cell (``line_through`` over
+    the recorded writes), not at every line through the cells it may write. Connect Four's
+    grid fits: its child tests the planes only where the cell its drop wrote holds the value
+    (``wb0_``, the written cells as bits)."""
+    source = native_source(plies.load("gomoku", width=8, height=8, k=4).checked)
     expand = source[source.index("static int expand("):source.index("static int pack_key(")]
     assert "line_through(t, written_, nw_" in expand
     assert "written_[nw_] = k_" in expand  # the effect records the cells it writes
+    source = native_source(plies.load("connect4", width=5, height=4).checked)
+    expand = source[source.index("static int expand("):source.index("static int pack_key(")]
+    assert "(t->p[0] & wb0_) && plane_lines_4_5_4(t->p[0])" in expand
+    assert "wb0_ |= b0_;" in expand and "line_through" not in expand
 
 
 def test_a_move_that_hands_the_opponent_a_win_is_refused_as_in_python(native):

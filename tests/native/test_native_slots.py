@@ -78,7 +78,7 @@ game far
 players a max, b min
 state
   pad: array[{pad}] of bool = false
-  board: grid[3, 3] of {{empty, a, b}} = empty
+  board: grid[9, 9] of {{empty, a, b}} = empty
 def wins(p: player) = line(board, p, 3)
 move put(r in 0..2, c in 0..2) when board[r, c] == empty {{ board[r, c] = turn }}
 terminal wins(a) or wins(b) or pad[0]
@@ -88,8 +88,9 @@ utility if wins(a) then 1 else -1
 
 def test_the_tables_of_lines_hold_the_slot_numbers():
     from plies.backends.native.emit import emit, index_type
+    # a grid too large for bit planes (90 bits): its lines are tables of slot numbers
     source = emit(lower(load_source(LINES_AFTER.format(pad=9_000)).checked))
-    assert "#define INDEX_TYPE int16_t" in source  # slots 9,000..9,008 (10,000 at most)
+    assert "#define INDEX_TYPE int16_t" in source  # slots 9,000..9,080 (10,000 at most)
     assert "static const index_t" in source
     assert [index_type(n) for n in (0, 32_767, 32_768, 2**31)] == \
         ["int16_t", "int16_t", "int32_t", "int64_t"]

@@ -18,6 +18,7 @@ message at the game-file line.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from importlib import resources
 
 from plies.lowering import ir
@@ -211,6 +212,124 @@ def max_args(game: ir.Game) -> int:
     return max([len(m.names) for m in game.moves] + [len(c.names) for c in game.chances] + [1])
 
 
+PLANE_BITS = 64
+MAX_PLANE_VALUES = 4
+"""The most values of a grid kept as bit planes (a plane is 8 bytes of every state)."""
+
+
+@dataclass(frozen=True)
+class PlaneGrid:
+    """A grid whose cells are also kept as bit planes: for each of ``values``, a 64-bit word
+    of the state (``p[base + j]``) with bit ``c * (rows + 1) + r`` set iff cell (r, c) holds
+    ``values[j]``. Column by column with a guard bit above each column, so a run along a
+    column, a row or a diagonal is a shift by 1, rows + 1, rows + 2 or rows that never wraps
+    into the next column (``plane_lines``)."""
+
+    number: int
+    offset: int
+    rows: int
+    cols: int
+    values: tuple[int, ...]
+    base: int
+
+    def bit(self, slot: int) -> int:
+        r, c = divmod(slot - self.offset, self.cols)
+        return 1 << (c * (self.rows + 1) + r)
+
+    def holds(self, slot: int) -> bool:
+        return self.offset <= slot < self.offset + self.rows * self.cols
+
+
+def standard_lines(grid: tuple[int, int, int], length: int) -> set[frozenset[int]]:
+    """The cells of every ``length`` cells in a row, a column or a diagonal of a grid
+    (offset, rows, cols): the lines a shift test over its planes finds."""
+    offset, rows, cols = grid
+    found = set()
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + dr * i, c + dc * i) for i in range(length)]
+                if all(0 <= rr < rows and 0 <= cc < cols for rr, cc in cells):
+                    found.add(frozenset(offset + rr * cols + cc for rr, cc in cells))
+    return found
+
+
+def planes_apply(node: ir.Line) -> bool:
+    """Whether a ``line`` test can be a shift test over its grid's planes: the grid fits 64
+    bits with a guard bit a column and the test's lines are exactly the standard ones (for a
+    test of the lines through the cells a move wrote, exactly the standard lines through the
+    cells its lines start from: then the test over every line gives the same answer, no line
+    holding the value before the move)."""
+    offset, rows, cols = node.grid
+    if node.scan or node.length < 1 or not node.lines or rows < 1 \
+            or cols * (rows + 1) > PLANE_BITS:
+        return False
+    lines = {frozenset(cells) for cells in node.lines}
+    standard = standard_lines(node.grid, node.length)
+    if not node.through_written:
+        return lines == standard
+    starts = {cells[0] for cells in node.lines}
+    return lines == {cells for cells in standard if cells & starts}
+
+
+def _nodes(value):
+    """Every IR node in a value (a node, a tuple or list of them), depth first."""
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+    elif isinstance(value, ir.Node):
+        yield value
+        for field_value in vars(value).values():
+            yield from _nodes(field_value)
+
+
+def plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
+    """The grids kept as bit planes, by (offset, rows, cols): those a ``line`` test reads
+    that ``planes_apply``, with a plane for every value the tests look for (every value a
+    cell can hold when a test's value is known only as the game runs and they are few)."""
+    wanted: dict[tuple[int, int, int], set[int]] = {}
+    parts = (game.functions, game.setup, game.moves, game.chances, game.end, game.evaluate)
+    for node in _nodes(parts):
+        if not isinstance(node, ir.Line) or not planes_apply(node):
+            continue
+        values = wanted.setdefault(node.grid, set())
+        if isinstance(node.value, ir.Const):
+            values.add(node.value.value)
+            continue
+        offset, rows, cols = node.grid
+        holds = [game.slots[k].holds for k in range(offset, offset + rows * cols)]
+        if None not in holds:
+            lo, hi = min(h[0] for h in holds), max(h[1] for h in holds)
+            if hi - lo < MAX_PLANE_VALUES:
+                values.update(range(lo, hi + 1))
+    grids, base = {}, 0
+    for grid, values in sorted(wanted.items()):
+        if values and len(values) <= MAX_PLANE_VALUES:
+            grids[grid] = PlaneGrid(len(grids), *grid, tuple(sorted(values)), base)
+            base += len(values)
+    return grids
+
+
+def slot_interval(node: ir.Expr) -> tuple[int, int] | None:
+    """The least and greatest slot an index expression can give, where its form shows it
+    (constants, checked indices, + - *); None when it does not."""
+    if isinstance(node, ir.Const):
+        return node.value, node.value
+    if isinstance(node, ir.CheckIndex):
+        return 0, node.size - 1
+    if isinstance(node, ir.Arith) and node.op in ("+", "-", "*"):
+        left, right = slot_interval(node.left), slot_interval(node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return left[0] + right[0], left[1] + right[1]
+        if node.op == "-":
+            return left[0] - right[1], left[1] - right[0]
+        products = [a * b for a in left for b in right]
+        return min(products), max(products)
+    return None
+
+
 def emit(game: ir.Game) -> str:
     """The complete C source of a game's native module."""
     return CEmitter(game).source()
@@ -230,6 +349,10 @@ class CEmitter:
         self.flags = False
         self.max_args = max_args(game)
         self.index_most = 0  # the greatest value of an index_t table
+        self.planes = plane_grids(game)
+        self.plane_count = sum(len(g.values) for g in self.planes.values())
+        self.tracking_bits: set[int] = set()  # grids whose written cells Stores record as bits
+        self.bits_known: set[int] = set()  # ... for the end test being written
 
     # -- writing --
 
@@ -268,6 +391,7 @@ class CEmitter:
             f"#define SLOT_MIN ({slot_min + 1}LL - 1)",
             f"#define SLOT_MAX {slot_max}LL",
             f"#define INDEX_TYPE {index_type(self.index_most)}",
+            f"#define PLANES {self.plane_count}",
             f"#define MOVES {game.move_count}",
             f"#define MAXARGS {max_args(game)}",
             f"#define HAS_CHANCE {1 if game.chances else 0}",
@@ -307,9 +431,12 @@ class CEmitter:
         self.lines = []
         self.state = "s"
         self.functions()
+        self.sync_planes()
         self.line("static void initial_state(state_t *s)")
         self.line("{")
         self.level += 1
+        if self.planes:
+            self.line("memset(s->p, 0, sizeof s->p);")
         for i, slot in enumerate(game.slots):
             self.line(f"s->s[{i}] = {slot.initial}LL;")
         if game.setup is not None:
@@ -317,6 +444,8 @@ class CEmitter:
             self.state = "t"
             self.block(game.setup)
             self.state = "s"
+        if self.planes:
+            self.line("sync_planes(s);")
         self.level -= 1
         self.line("}")
         self.line("")
@@ -358,6 +487,60 @@ class CEmitter:
             self.level -= 1
             self.line("}")
             self.line("")
+
+    def sync_planes(self) -> None:
+        """``sync_planes(s)``: the planes (``PlaneGrid``) set from the cells, for a state not
+        made by the rules: the initial state, a state from Python, one the solve by tiers
+        unpacks. The rules' Stores keep them up to date from then on."""
+        self.line("static void sync_planes(state_t *s)")
+        self.line("{")
+        self.level += 1
+        self.line("(void)s;")
+        if self.planes:
+            self.line("memset(s->p, 0, sizeof s->p);")
+        for grid in self.planes.values():
+            cells = range(grid.offset, grid.offset + grid.rows * grid.cols)
+            bits = self.table("bits", tuple(grid.bit(k) for k in cells), "uint64_t")
+            self.line(f"for (int i = 0; i < {len(cells)}; i++) {{")
+            for j, value in enumerate(grid.values):
+                self.line(f"    if (s->s[{grid.offset} + i] == {value}) "
+                          f"s->p[{grid.base + j}] |= {bits}[i];")
+            self.line("}")
+        self.level -= 1
+        self.line("}")
+        self.line("")
+
+    def plane_lines(self, grid: PlaneGrid, length: int) -> str:
+        """The name of a C function: whether some ``length`` cells in a row (a row, a column
+        or a diagonal) are set in a plane of ``grid``: the starts of runs found by shifting
+        and masking, doubling the run each step, in each direction that has such lines."""
+        rows, cols, h = grid.rows, grid.cols, grid.rows + 1
+        name = f"plane_lines_{rows}_{cols}_{length}"
+        if ("function", name) in self.table_names:
+            return name
+        self.table_names[("function", name)] = name
+        steps = []
+        if rows >= length:
+            steps.append(1)  # down a column
+        if cols >= length:
+            steps.append(h)  # along a row
+        if rows >= length and cols >= length:
+            steps += [h + 1, h - 1]  # the diagonals
+        body = []
+        for step in steps:
+            body.append("m = p;")
+            run = 1
+            while 2 * run <= length:
+                body.append(f"m &= m >> {run * step};")
+                run *= 2
+            if run < length:
+                body.append(f"m &= m >> {(length - run) * step};")
+            body.append("r |= m;")
+        self.tables.append(
+            f"/* {length} in a row in a plane of a {rows}x{cols} grid ({h} bits a column) */\n"
+            f"static inline int {name}(uint64_t p)\n{{\n"
+            f"    uint64_t m, r = 0; (void)m;\n    {' '.join(body)}\n    return r != 0;\n}}")
+        return name
 
     def pack_key(self) -> None:
         """``pack_key(s, key)``: the state's slots packed into KEY_WORDS words; 0 when a
@@ -439,12 +622,22 @@ class CEmitter:
         self.level += 1
         self.state = "t"
         self.line("state_t *t = &c->st;")
-        self.tracking = any(_has_through_line(branch) for branch in case.end)
+        self.tracking, self.tracking_bits = False, set()
+        for node in _nodes(case.end):
+            if isinstance(node, ir.Line) and node.through_written:
+                grid = self.plane_grid(node)
+                if grid is not None and isinstance(node.value, ir.Const):
+                    self.tracking_bits.add(grid.number)
+                else:
+                    self.tracking = True
         if self.tracking:
             self.line(f"int64_t written_[{WRITTEN}]; int nw_ = 0;")
+        for number in sorted(self.tracking_bits):
+            self.line(f"uint64_t wb{number}_ = 0;  /* the cells of planed grid {number} written */")
         self.effect(case.effect, move.keeps_turn, move.turn_flags, outcome=False)
         # the end test reads the slots the effect recorded (tracking alone would record more)
         self.written_known, self.tracking = self.tracking, False
+        self.bits_known, self.tracking_bits = self.tracking_bits, set()
         self.line("c->terminal = 0;")
         if move.starts_chance and self.game.chance_slot:
             self.line("if (!t->s[1]) {")
@@ -460,7 +653,7 @@ class CEmitter:
         self.level -= 1
         self.line("}")
         self.state = "s"
-        self.written_known = False
+        self.written_known, self.bits_known = False, set()
         self.line("if (sink(x)) return 1;")
         self.level -= 1
         self.line("}")
@@ -675,11 +868,36 @@ class CEmitter:
     def stmt_Store(self, stmt: ir.Store) -> None:
         # computed in 64 bits and checked (``stored``) before it narrows to the slot's type
         value = f"(slot_t)({self.stored(self.expr(stmt.value), stmt)})"
-        if not self.tracking:
+        grids = self.stored_grids(stmt.slot)
+        if not self.tracking and not grids:
             self.line(f"t->s[{self.expr(stmt.slot)}] = {value};")
             return
-        self.line(f"{{ int64_t k_ = {self.expr(stmt.slot)}; t->s[k_] = {value}; "
-                  f"if (nw_ < {WRITTEN}) written_[nw_] = k_; nw_++; }}")
+        parts = [f"int64_t k_ = {self.expr(stmt.slot)};"]
+        if grids:
+            parts.append(f"slot_t v_ = {value}; t->s[k_] = v_;")
+        else:
+            parts.append(f"t->s[k_] = {value};")
+        for grid in grids:
+            # the slot's bit in the grid's planes (0 outside it): cleared in each plane, then
+            # set in the plane of the value written
+            bits = self.table("bits", tuple(grid.bit(k) if grid.holds(k) else 0
+                                            for k in range(len(self.game.slots))), "uint64_t")
+            parts.append(f"uint64_t b{grid.number}_ = {bits}[k_];")
+            for j, held in enumerate(grid.values):
+                word, bit = f"t->p[{grid.base + j}]", f"b{grid.number}_"
+                parts.append(f"{word} = ({word} & ~{bit}) | ({bit} & -(uint64_t)(v_ == {held}));")
+            if grid.number in self.tracking_bits:
+                parts.append(f"wb{grid.number}_ |= b{grid.number}_;")
+        if self.tracking:
+            parts.append(f"if (nw_ < {WRITTEN}) written_[nw_] = k_; nw_++;")
+        self.line("{ " + " ".join(parts) + " }")
+
+    def stored_grids(self, slot: ir.Expr) -> list[PlaneGrid]:
+        """The planed grids a Store into ``slot`` may write a cell of."""
+        where = slot_interval(slot)
+        return [grid for grid in self.planes.values()
+                if where is None or (where[0] < grid.offset + grid.rows * grid.cols
+                                     and grid.offset <= where[1])]
 
     def stmt_SetLocal(self, stmt: ir.SetLocal) -> None:
         value = self.stored(self.expr(stmt.value), stmt)
@@ -849,7 +1067,39 @@ class CEmitter:
             raise Unsupported("an aggregate over a group of cells nested in a loop")
         return f"({{ {code} }})"
 
+    def plane_grid(self, node: ir.Line) -> PlaneGrid | None:
+        """The planes a ``line`` test can shift over, if any (``planes_apply``)."""
+        grid = self.planes.get(node.grid)
+        return grid if grid is not None and planes_apply(node) else None
+
+    def plane_test(self, node: ir.Line, grid: PlaneGrid) -> str | None:
+        """A ``line`` test over the planes of its grid; None when the value looked for has
+        no plane (a test over the lines' cells then)."""
+        lines = self.plane_lines(grid, node.length)
+        if isinstance(node.value, ir.Const):
+            if node.value.value not in grid.values:
+                return None
+            word = f"{self.state}->p[{grid.base + grid.values.index(node.value.value)}]"
+            if node.through_written and grid.number in self.bits_known:
+                # every such line goes through a cell the move wrote, which holds the value
+                return f"(({word} & wb{grid.number}_) && {lines}({word}))"
+            return f"{lines}({word})"
+        if node.through_written:
+            return None
+        value = self.fresh("v")
+        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells),
+                           "index_t")
+        code = f"line_test({self.state}, {table}, {len(node.lines)}, {node.length}, {value})"
+        for j, held in reversed(list(enumerate(grid.values))):
+            code = f"{value} == {held} ? {lines}({self.state}->p[{grid.base + j}]) : {code}"
+        return f"({{ int64_t {value} = {self.expr(node.value)}; {code}; }})"
+
     def visit_Line(self, node: ir.Line) -> str:
+        grid = self.plane_grid(node)
+        if grid is not None:
+            code = self.plane_test(node, grid)
+            if code is not None:
+                return code
         if node.scan:
             raise Unsupported("a line too long to list on a grid this large")
         width = len(node.lines[0])
@@ -924,18 +1174,6 @@ static int connects_through(const state_t *s, int64_t value, int64_t slot, const
     return 0;
 }
 """
-
-
-def _has_through_line(node) -> bool:
-    """True when an end branch (or expression) holds a ``line`` test over written slots."""
-    if isinstance(node, ir.Line):
-        return node.through_written
-    if isinstance(node, (ir.Expr, ir.EndBranch)):
-        return any(_has_through_line(value) for value in vars(node).values()
-                   if isinstance(value, (ir.Expr, tuple)))
-    if isinstance(node, tuple):
-        return any(_has_through_line(item) for item in node)
-    return False
 
 
 def _nested_loops(loop: ir.Loop) -> bool:

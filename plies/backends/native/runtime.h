@@ -18,10 +18,19 @@
 /* A state: its slots in the narrowest type that holds every value each can hold (SLOT_TYPE,
    chosen by the emitter; int64_t when a slot's range is unknown). The rules read them widened
    to int64_t and write them only after the checks of their range; states cross to and from
-   Python as int64_t arrays (load_state, below, and plies_initial). */
+   Python as int64_t arrays (load_state, below, and plies_initial).
+   PLANES: the bit planes of the grids that line tests read, where they fit 64 bits (the
+   emitter's PlaneGrid): derived from the cells, set by sync_planes and kept up to date by
+   every write into a cell; nothing but the line tests reads them (not the key). */
 typedef SLOT_TYPE slot_t;
 typedef INDEX_TYPE index_t;  /* the numbers in the tables of lines: int16_t where they fit */
+#if PLANES
+typedef struct { slot_t s[SLOTS]; uint64_t p[PLANES]; } state_t;
+#else
 typedef struct { slot_t s[SLOTS]; } state_t;
+#endif
+
+static void sync_planes(state_t *s);  /* the emitter writes it, after this file */
 
 /* a state from SLOTS int64_t values; 0 when one does not fit slot_t */
 static int load_state(state_t *s, const int64_t *slots)
@@ -30,6 +39,7 @@ static int load_state(state_t *s, const int64_t *slots)
         if (slots[i] < SLOT_MIN || slots[i] > SLOT_MAX) return 0;
         s->s[i] = (slot_t)slots[i];
     }
+    sync_planes(s);
     return 1;
 }
 

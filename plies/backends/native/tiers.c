@@ -232,6 +232,7 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
         for (; i < n; i++) {
             int64_t utility;
             unpack_next(keys[i], &s);
+            sync_planes(&s);  /* the bit planes of its grids, from its cells */
             if (outcome(&s, &utility)) continue;
             expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
             expand(&s, &x);
@@ -378,6 +379,7 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
         for (; i < n && !kind; i++) {
             int64_t utility, value, far;
             unpack_next(keys[i], &s);
+            sync_planes(&s);
             if (outcome(&s, &utility)) {
                 value = utility;
                 far = 0;
