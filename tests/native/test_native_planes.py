@@ -33,7 +33,8 @@ move place(r, c) in cells(board) when board[r, c] == empty {
   board[r, c] = turn
 }
 terminal (line(board, corner, 3) and corner != empty) or not line(board, empty, 1)
-utility if line(board, a, 3) then 1 else if line(board, b, 3) then -1 else if line(board, empty, 2) then 1 else 0
+utility if line(board, a, 3) then 1 else if line(board, b, 3) then -1
+  else if line(board, empty, 2) then 1 else 0
 """
 
 
@@ -167,3 +168,36 @@ def test_the_ends_along_whole_playouts_are_pythons(native):
             assert (result.counts, result.terminal) == (list(expected.counts),
                                                         list(expected.terminal))
             state = model.result(state, chooser.choice(list(model.actions(state))))
+
+
+# Two grids with planes, one of numbers; a move writes a cell of each, the second's found only
+# as the game runs (a store that may land in either grid updates both: the other's bit is 0).
+TWO_GRIDS = """
+game two(n = 3)
+players a max, b min
+state
+  left: grid[n, n] of {empty, a, b} = empty
+  right: grid[n, 4] of 0..2 = 0
+  moves: 0..40 = 0
+move put(r in 0..n - 1, c in 0..n - 1) when left[r, c] == empty {
+  left[r, c] = turn
+  right[(r + moves) mod n, (c + moves) mod 4] = if turn == a then 1 else 2
+  moves += 1
+}
+terminal line(left, a, 3) or line(left, b, 3) or line(right, 2, 3) or line(right, 1, n)
+  or moves == n * n
+utility if line(left, a, 3) or line(right, 1, n) then 1
+  else if line(left, b, 3) or line(right, 2, 3) then -1 else 0
+"""
+
+
+def test_two_grids_with_planes_find_pythons_ends(native):
+    model = load_source(TWO_GRIDS, "two.game")
+    assert [(g.rows, g.cols, g.values) for g in grids(model).values()] == \
+        [(3, 3, (1, 2)), (3, 4, (1, 2))]
+    game = native(model)
+    result, expected = game.perft(6), perft(model, 6)
+    assert (result.counts, result.terminal) == (list(expected.counts), list(expected.terminal))
+    assert expected.terminal[-1] > 0
+    result, expected = game.solve("auto"), model.solve("auto")
+    assert (result.value, result.nodes) == (expected.value, expected.nodes)
