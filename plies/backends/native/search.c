@@ -659,14 +659,15 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
            6.4 s against 6.9 s, medians of four) */
         int keys_made = 0;
         /* with threads, a child another thread is searching waits for a second pass (by
-           then its value is often in the table), unless it is the first (ABDADA's rule) and
-           this is the calling thread: a helper leaves even the first child to the thread
-           searching it (Connect Four 6x5 with 2 threads: 32.1-33.4 million nodes in all,
-           against 35.8-37.6 million with the rule for every thread; 26.5 million alone).
-           A node that began before the threads joined defers from then on: the calling
-           thread is in the root's first child when they join, and its later children would
-           otherwise never be left for later (Connect Four 6x5 with 2 threads, 5 paired
-           runs: 21.5-23.2 million nodes against 23.1-26.7, 0.93 of the time, median) */
+           then its value is often in the table), unless it is the first (ABDADA's rule): a
+           thread that left the first child to another would search the others with a window
+           that child has not narrowed yet, and at a cut node search them for nothing. A node
+           that began before the threads joined defers from then on: the calling thread is in
+           the root's first child when they join, and its later children would otherwise never
+           be left for later (Connect Four 6x5 with 2 threads, 5 paired runs: 21.5-23.2 million
+           nodes against 23.1-26.7, 0.93 of the time, median). Only with that did the first
+           child's rule pay for every thread, helpers too (7x4 with 2 threads: 23.2 million
+           nodes against 28.6-29.8 million when helpers left it; 22.7 million alone) */
         int defer = wanted_threads > 1 && ply < BUSY_PLIES;
         unsigned char later[defer ? count : 1];
         int deferred = 0;
@@ -677,7 +678,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
                 key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
             if (defer) {
                 if (pass == 0) {
-                    later[k] = shared_table && (k > 0 || me->id > 0) && p->keys[k].keyed
+                    later[k] = shared_table && k > 0 && p->keys[k].keyed
                                && busy_elsewhere(p->keys[k].hash);
                     if (later[k]) { deferred++; continue; }
                 } else if (!later[k]) {
