@@ -8,6 +8,7 @@ how many run at once.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterable, Sequence
 
 from .errors import SolverError
@@ -36,17 +37,69 @@ class PoolEngine:
         self.pool = None
 
     def map(self, function, job, chunks: Sequence[tuple]) -> Iterable:
-        if self.pool is None:
-            import multiprocessing
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self.pool = context.Pool(self.workers, initializer=_ignore_interrupts)
-        return self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
+        with CtrlCNoted():  # the pool's locks are taken here too (its task queue)
+            if self.pool is None:
+                import multiprocessing
+                methods = multiprocessing.get_all_start_methods()
+                context = multiprocessing.get_context("fork" if "fork" in methods else None)
+                self.pool = context.Pool(self.workers, initializer=_ignore_interrupts)
+            results = self.pool.imap(_call, [(function, job, chunk) for chunk in chunks])
+        return (_next_result(results) for _ in range(len(chunks)))
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
+            with CtrlCNoted(raise_after=False):  # stopping already: a second Ctrl-C waits
+                self.pool.terminate()
+                self.pool.join()
+
+
+class CtrlCNoted:
+    """While the pool's own code runs in this thread, Ctrl-C is only noted, and raised as
+    KeyboardInterrupt when that code is done (``raise_after``): a KeyboardInterrupt that lands
+    between the pool's taking a lock and the block that gives it back leaves the lock held,
+    and ``terminate`` then waits for ever (seen once in CI: the pool's result thread stuck on
+    the results' lock, the solve hung after Ctrl-C). Only where Ctrl-C is Python's default
+    KeyboardInterrupt, in the main thread (elsewhere it is not delivered)."""
+
+    def __init__(self, raise_after: bool = True) -> None:
+        self.raise_after = raise_after
+        self.noted = False
+        self.installed = False
+
+    def __enter__(self) -> CtrlCNoted:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            try:
+                signal.signal(signal.SIGINT, self._note)
+                self.installed = True
+            except ValueError:  # not the main thread
+                pass
+        return self
+
+    def _note(self, number, frame) -> None:
+        self.noted = True
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if self.installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.noted and self.raise_after and kind is None:
+            raise KeyboardInterrupt
+        return False
+
+
+POLL_SECONDS = 0.05
+
+
+def _next_result(results):
+    """The next result of a pool's ``imap``; Ctrl-C while waiting (a poll, so that it still
+    stops at once) is raised here, outside the pool's code (``CtrlCNoted``)."""
+    import multiprocessing
+    with CtrlCNoted() as ctrl_c:
+        while not ctrl_c.noted:
+            try:
+                return results.next(timeout=POLL_SECONDS)
+            except multiprocessing.TimeoutError:
+                continue
+    raise KeyboardInterrupt  # not reached: the block above raises it
 
 
 def _ignore_interrupts() -> None:
