@@ -60,7 +60,9 @@ def test_a_damaged_game_gets_messages_from_every_command(tmp_path, name, seed):
         answers = "1\n2\n1\n" if command[0] == "play" else None
         started = time.process_time()
         result = runner.invoke(app, [command[0], str(path), *command[1:]], input=answers)
-        assert time.process_time() - started <= limit + 1, (command, text)
+        # a guard against a hang, not a speed: a cold start (the game's first compile, a
+        # busy CI machine) once took 1.01 s of CPU to validate a damaged othello
+        assert time.process_time() - started <= limit + 5, (command, text)
         assert result.exit_code in (0, 1, 2), (command, result.output)
         if result.exception is not None:
             assert isinstance(result.exception, SystemExit), (command, text, result.exception)
