@@ -93,13 +93,12 @@ def _next_result(results):
     """The next result of a pool's ``imap``; Ctrl-C while waiting (a poll, so that it still
     stops at once) is raised here, outside the pool's code (``CtrlCNoted``)."""
     import multiprocessing
-    with CtrlCNoted() as ctrl_c:
+    with CtrlCNoted() as ctrl_c:  # its end raises the KeyboardInterrupt that ends the wait
         while not ctrl_c.noted:
             try:
                 return results.next(timeout=POLL_SECONDS)
             except multiprocessing.TimeoutError:
-                continue
-    raise KeyboardInterrupt  # not reached: the block above raises it
+                pass
 
 
 def _ignore_interrupts() -> None:

@@ -1087,12 +1087,18 @@ class CEmitter:
         if node.through_written:
             return None
         value = self.fresh("v")
-        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells),
-                           "index_t")
-        code = f"line_test({self.state}, {table}, {len(node.lines)}, {node.length}, {value})"
+        code = self.line_test(node, value)
         for j, held in reversed(list(enumerate(grid.values))):
             code = f"{value} == {held} ? {lines}({self.state}->p[{grid.base + j}]) : {code}"
         return f"({{ int64_t {value} = {self.expr(node.value)}; {code}; }})"
+
+    def line_test(self, node: ir.Line, value: str) -> str:
+        """``line_test`` over every line of ``node``, looking for the C value ``value``."""
+        # slot numbers as index_t: a line test reads them at every child
+        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells),
+                           "index_t")
+        return (f"line_test({self.state}, {table}, {len(node.lines)}, {len(node.lines[0])}, "
+                f"{value})")
 
     def visit_Line(self, node: ir.Line) -> str:
         grid = self.plane_grid(node)
@@ -1103,11 +1109,8 @@ class CEmitter:
         if node.scan:
             raise Unsupported("a line too long to list on a grid this large")
         width = len(node.lines[0])
-        # slot numbers as index_t: a line test reads them at every child
-        table = self.table("lines", tuple(slot for cells in node.lines for slot in cells),
-                           "index_t")
         value = self.expr(node.value)
-        every = f"line_test({self.state}, {table}, {len(node.lines)}, {width}, {value})"
+        every = self.line_test(node, value)
         if not (node.through_written and self.written_known):
             return every
         # the lines through each slot, for the slots the move wrote when it ran

@@ -1007,8 +1007,7 @@ static void help_move(void)
             shared_store(key, hash, &copy);
         }
     }
-    __atomic_add_fetch(&table_count, (uint64_t)me->new_entries, __ATOMIC_RELAXED);
-    me->new_entries = 0;  /* counted before the growth ends: no growth is asked for in one */
+    add_entries();  /* counted before the growth ends (the last mover clears grow_wanted) */
     pthread_mutex_lock(&grow_lock);
     if (--movers == 0) {
         grow_wanted = 0;
