@@ -537,6 +537,14 @@ class Evaluate(Node):
 
 
 @node_class
+class Prefer(Node):
+    """``prefer expr``: a whole number of the position after a move, from MAX's point of view:
+    the search tries the moves to the positions best for the player choosing first."""
+
+    value: Expr
+
+
+@node_class
 class Tier(Node):
     """``tier expr``: a whole number of a position that no move lowers (solving by tiers)."""
 
@@ -724,7 +732,7 @@ class GameTest(Node):
 
 Item = (
     Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
-    | Utility | Bounds | Evaluate | Tier | Render | Setup | Endless | Tree | GameTest
+    | Utility | Bounds | Evaluate | Prefer | Tier | Render | Setup | Endless | Tree | GameTest
 )
 
 

@@ -130,6 +130,7 @@ class CheckedGame:
     diagnostics: list[Diagnostic]
     tests: list = field(default_factory=list)  # the `test` blocks, as rule_tests.RuleTest
     tier: ast.Tier | None = None  # the declared tier (solvers.tiers), if any
+    prefer: ast.Prefer | None = None  # the declared move order (search.py), if any
 
     @property
     def has_chance(self) -> bool:

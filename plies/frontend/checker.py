@@ -168,6 +168,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         utility = self.single(by_type, ast.Utility)
         bounds_decl = self.single(by_type, ast.Bounds)
         evaluate = self.single(by_type, ast.Evaluate)
+        prefer = self.single(by_type, ast.Prefer)
         tier = self.single(by_type, ast.Tier)
         render = self.single(by_type, ast.Render)
         setup = self.single(by_type, ast.Setup)
@@ -186,6 +187,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             self.check_utility(utility.value, "the utility")
         if evaluate:
             self.check_utility(evaluate.value, "the evaluation")
+        if prefer and not tree_decls:  # a tree game has none (check_tree_game says so)
+            self.check_prefer(prefer)
         if tier:
             self.expect(tier.value, T.INT, "the tier")
         if render:
@@ -204,7 +207,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             state_size=offset, helpers=self.helpers, moves=self.moves, chances=self.chances,
             terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
             setup=setup, endless=endless, tree=tree, types=self.types, names=self.names, domains=self.domains,
-            intervals=self.intervals, diagnostics=self.diagnostics, tests=tests, tier=tier)
+            intervals=self.intervals, diagnostics=self.diagnostics, tests=tests, tier=tier,
+            prefer=prefer)
 
     def single(self, by_type, cls):
         found = by_type.get(cls, [])
@@ -558,6 +562,16 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
                    f"{show_value(bounds[0])}..{show_value(bounds[1])}: correct the utility or "
                    "widen the bounds", code="utility-bounds")
 
+    def check_prefer(self, decl: ast.Prefer) -> None:
+        """``prefer``: a whole number (it orders moves; a fraction would only cost time)."""
+        got = self.infer(decl.value, {})
+        if T.assignable(got, T.INT):
+            return
+        hint = "'/' divides exactly; `div` gives the whole-number quotient" \
+            if got == T.RATIONAL else None
+        self.error(decl.value, f"the preference must be an int (from MAX's point of view), "
+                               f"but this is {T.describe(got)}", hint, code="type")
+
     def check_endless(self, decl: ast.Endless) -> Fraction | int | None:
         self.infer(decl.value, {})
         try:
@@ -589,7 +603,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         for extra in decls[1:]:
             self.error(extra, "a game has one tree", code="duplicate")
         for cls in (ast.Move, ast.ListedChance, ast.UniformChance, ast.Terminal, ast.Utility,
-                    ast.State):
+                    ast.State, ast.Prefer):
             for item in by_type.get(cls, []):
                 self.error(item, f"a tree game is written out in its tree; it has no "
                                  f"`{_keyword(cls)}`", code="tree")
@@ -694,5 +708,6 @@ def _flatten(value):
 
 def _keyword(cls) -> str:
     return {ast.Move: "move", ast.ListedChance: "chance", ast.UniformChance: "chance",
-            ast.Terminal: "terminal", ast.Utility: "utility", ast.State: "state"}[cls]
+            ast.Terminal: "terminal", ast.Utility: "utility", ast.State: "state",
+            ast.Prefer: "prefer"}[cls]
 

@@ -65,6 +65,7 @@ class GameModel:
         self.chance_outcomes = namespace["chance_outcomes"]
         self.evaluate = namespace["evaluate"]
         self.tier = namespace.get("tier")  # the declared tier, or None
+        self.prefer = namespace.get("prefer")  # the declared move order, or None
         self.render_items = namespace["RENDER"]  # one function per item of `render`
 
     @property

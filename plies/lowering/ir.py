@@ -639,5 +639,6 @@ class Game:
     render: tuple[RenderItem, ...] = ()
     whole: bool = True  # every value a whole number (see the module docstring)
     spans: dict[str, ast.Span | None] = field(default_factory=dict)
-    """Where the game's parts are written: terminal, utility, evaluate, setup, tier."""
+    """Where the game's parts are written: terminal, utility, evaluate, setup, tier, prefer."""
     tier: Expr | None = None  # the declared tier, if any
+    prefer: Expr | None = None  # the declared move order (a whole number of a state), if any

@@ -137,14 +137,16 @@ class Lowering(ExpressionLowering, StatementLowering):
         if self.whole and count > MAX_MOVES:
             raise Unsupported(f"a position may have up to {count:,} moves")
         tier = self.at(g.tier.value) if g.tier is not None else None
+        prefer = self.at(g.prefer.value) if g.prefer is not None else None
         spans = {"terminal": g.terminal.span, "utility": g.utility.span,
                  "evaluate": g.evaluate.span if g.evaluate is not None else None,
                  "setup": g.setup.span if g.setup is not None else None,
-                 "tier": g.tier.span if g.tier is not None else None}
+                 "tier": g.tier.span if g.tier is not None else None,
+                 "prefer": g.prefer.span if g.prefer is not None else None}
         return ir.Game(g.name, tuple(slots), bool(g.chances), roles, setup, moves, chances,
                        end, evaluate, bounds, self.checks, self.neighbours, max(count, 1),
                        list(self.functions), terminal, utility, render, self.whole, spans,
-                       tier)
+                       tier, prefer)
 
     def check(self, kind: str, node: ast.Node | None, what: str = "") -> int:
         """The number of a run-time check at ``node`` (None: the innermost node being lowered,

@@ -31,7 +31,12 @@ Value = int | Fraction
 
 @runtime_checkable
 class Game(Protocol):
-    """A two-player zero-sum game, possibly with chance nodes."""
+    """A two-player zero-sum game, possibly with chance nodes.
+
+    Optional: ``prefer(state)``, a whole number of a state from MAX's point of view, by which
+    ``auto`` orders the children it searches (``search.py``); a game without it (or with
+    ``prefer = None``) is searched in its declared order.
+    """
 
     name: str
     has_chance: bool
@@ -97,6 +102,8 @@ class GameBase:
     has_evaluation = False
     endless_value: Value | None = None
     """What play that never ends is worth to MAX (``endless 0``), or None when not declared."""
+    prefer: Callable[[State], int] | None = None
+    """The move order ``auto`` searches children in (see ``Game``), or None: declared order."""
 
     def evaluate(self, state: State) -> Value:
         """The neutral heuristic: 0."""

@@ -7,7 +7,12 @@ One search handles every kind of node:
   so a move that wins on the spot cuts the node off before any other move is searched. The
   other children follow in the order: the table's best move, the game's declared first move,
   the killer move (the move that last cut off a node at the same ply, compared by identity,
-  as compiled games make each move once), then the declared order.
+  as compiled games make each move once), then the declared order. A game that declares a
+  move order (``game.prefer``: a whole number of a state, from MAX's point of view) has its
+  children ordered by it instead: the table's move, the killer, then the others by the
+  number of the child, best for the player choosing first (MAX: highest, MIN: lowest), ties
+  in the declared order. It is asked only of the children that are searched, once the
+  terminal children have not settled the node.
 - Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
   a move worth U is the best MAX can do, so nothing after it is searched.
 - Immediate wins (with bounds): a state where the opponent of the player who moved there can
@@ -188,6 +193,7 @@ def search(
     outcome, to_move = game.outcome, game.to_move
     expand = expander(game)
     result, evaluate = game.result, game.evaluate
+    prefer = getattr(game, "prefer", None)  # the game's move order, if it declares one
     chance_outcomes = chance_of(game)
     root = state
     next_check = limits.first_check()  # before the walk: the work of its positions counts too
@@ -307,7 +313,7 @@ def search(
                 if index == best:
                     searched.insert(0, (index, move, child))
                     table_first = 1
-                elif move is killer and len(searched) > table_first:
+                elif move is killer and (prefer is not None or len(searched) > table_first):
                     killed = (index, move, child)  # not the declared first: it goes second
                 else:
                     searched.append((index, move, child))
@@ -322,11 +328,14 @@ def search(
         if index < 0:
             raise NoMovesError("a non-terminal state has no legal moves")
         alpha_in, beta_in = alpha, beta
-        if killed is not None:  # after the table's move and the declared first move
-            searched.insert(1 + table_first, killed)
+        if killed is not None:  # after the table's move (and the declared first move)
+            searched.insert(table_first if prefer is not None else 1 + table_first, killed)
         if v >= beta if maximizing else v <= alpha:  # a terminal child settles the node
             cutoffs += 1
         elif searched:
+            head = table_first + (killed is not None)  # the table's move and the killer
+            if prefer is not None and len(searched) > head + 1:
+                searched[head:] = preferred(searched[head:], maximizing)
             if maximizing:
                 if v > alpha:
                     alpha = v
@@ -383,6 +392,17 @@ def search(
             if utility is not None and utility == target:
                 return children, move
         return children, None
+
+    @loop_frame
+    def preferred(children: list, maximizing: bool) -> list:
+        """The children ``(position, move, child)`` in the game's move order: by
+        ``prefer(child)``, highest first for MAX and lowest first for MIN, ties in the order
+        given (a stable sort). A rule failing in ``prefer`` is reported after ``move``."""
+        numbers = []
+        for _, move, child in children:
+            numbers.append(prefer(child))
+        order = sorted(range(len(children)), key=numbers.__getitem__, reverse=maximizing)
+        return [children[k] for k in order]
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,
               work: int) -> None:

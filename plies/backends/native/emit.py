@@ -288,7 +288,8 @@ def plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
     that ``planes_apply``, with a plane for every value the tests look for (every value a
     cell can hold when a test's value is known only as the game runs and they are few)."""
     wanted: dict[tuple[int, int, int], set[int]] = {}
-    parts = (game.functions, game.setup, game.moves, game.chances, game.end, game.evaluate)
+    parts = (game.functions, game.setup, game.moves, game.chances, game.end, game.evaluate,
+             game.prefer)
     for node in _nodes(parts):
         if not isinstance(node, ir.Line) or not planes_apply(node):
             continue
@@ -396,6 +397,7 @@ class CEmitter:
             f"#define MAXARGS {max_args(game)}",
             f"#define HAS_CHANCE {1 if game.chances else 0}",
             f"#define HAS_BOUNDS {1 if game.bounds else 0}",
+            f"#define HAS_PREFER {1 if game.prefer is not None else 0}",
             f"#define BOUND_LOW {game.bounds[0] if game.bounds else 0}LL",
             f"#define BOUND_HIGH {game.bounds[1] if game.bounds else 0}LL",
             f"#define SCALE_HIGH {scale >> 64}ULL",
@@ -466,6 +468,14 @@ class CEmitter:
         self.level -= 1
         self.line("}")
         self.line("")
+        if game.prefer is not None:  # the move order (HAS_PREFER): search.c sorts by it
+            self.line("static int64_t prefer_of(const state_t *s)")
+            self.line("{")
+            self.level += 1
+            self.line(f"return {self.expr(game.prefer)};")
+            self.level -= 1
+            self.line("}")
+            self.line("")
         self.expand()
         self.chance_expand()
         self.pack_key()

@@ -1,8 +1,9 @@
 /* The searches of every native module, after the game's rules (initial_state, outcome,
    evaluate, expand, chance_expand). They follow the Python solvers step for step, so that
    values, best moves and node counts agree: auto is plies/solvers/search.py (alpha-beta with
-   the table's move, the killer move and terminal children first; chance nodes searched
-   exactly), minimax is minimax.py, perft is perft.py counted depth-first. */
+   the table's move, the killer move and terminal children first, then the game's declared
+   order or, with `prefer` (HAS_PREFER), its prefer_of order; chance nodes searched exactly),
+   minimax is minimax.py, perft is perft.py counted depth-first. */
 
 #define MAX_PV 256
 
@@ -31,6 +32,9 @@ typedef struct ply {
     int32_t killer_kind;
     int64_t killer_args[MAXARGS];
     struct lookup *keys;  /* the children's table keys, made before any child is searched */
+#if HAS_PREFER
+    int64_t *prefs;       /* the children's prefer_of, by their place in the order */
+#endif
 } ply_t;
 
 static ply_t *ply_at(int ply)
@@ -42,7 +46,13 @@ static ply_t *ply_at(int ply)
         p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
         p->order = malloc(sizeof(int32_t) * (size_t)MOVES);
         p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
-        if (!p->buf || !p->order || !p->keys) {
+        int made = p->buf && p->order && p->keys;
+#if HAS_PREFER
+        p->prefs = malloc(sizeof(int64_t) * (size_t)MOVES);
+        made = made && p->prefs;
+        if (!made) free(p->prefs);
+#endif
+        if (!made) {
             free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
         }
         me->plies[ply] = p;
@@ -53,7 +63,11 @@ static ply_t *ply_at(int ply)
 static void free_plies(void)
 {
     for (int i = 0; i < MAX_PLY && me->plies[i]; i++) {
-        free(me->plies[i]->buf); free(me->plies[i]->order); free(me->plies[i]->keys); free(me->plies[i]);
+        free(me->plies[i]->buf); free(me->plies[i]->order); free(me->plies[i]->keys);
+#if HAS_PREFER
+        free(me->plies[i]->prefs);
+#endif
+        free(me->plies[i]);
         me->plies[i] = NULL;
     }
 }
@@ -445,6 +459,35 @@ static void store(const uint64_t *key, uint64_t hash, const known_t *old, int ma
     *e = fresh;
 }
 
+#if HAS_PREFER
+/* PREFER, as preferred() in plies/solvers/search.py: the order's places from..count-1 sorted
+   by the game's number of each child, highest first for MAX and lowest first for MIN, ties
+   in the order they had (an insertion sort: stable, and nodes have few children). While a
+   child's number is computed, the path ends with it: a rule failing there is reported after
+   that child's move, as in Python. */
+static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
+{
+    for (int k = from; k < count; k++) {
+        me->path[ply] = p->order[k];
+        me->path_ply = ply + 1;
+        p->prefs[k] = prefer_of(&p->buf[p->order[k]].st);
+    }
+    me->path_ply = ply;
+    for (int k = from + 1; k < count; k++) {
+        int32_t child = p->order[k];
+        int64_t number = p->prefs[k];
+        int j = k;
+        while (j > from && (maximizing ? p->prefs[j - 1] < number : p->prefs[j - 1] > number)) {
+            p->order[j] = p->order[j - 1];
+            p->prefs[j] = p->prefs[j - 1];
+            j--;
+        }
+        p->order[j] = child;
+        p->prefs[j] = number;
+    }
+}
+#endif
+
 static int same_move(const child_t *c, const ply_t *p)
 {
     if (!p->killer_known || c->kind != p->killer_kind) return 0;
@@ -628,7 +671,8 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     int best_index = x.best;
     p->best_len = 0;
     note_root(ply, v, best_index);
-    /* the order: the table's move, the killer, then the game's declared order */
+    /* the order: the table's move, the killer (after the declared first move, unless the
+       game prefers), then the game's declared order or, with `prefer`, its preferred order */
     int count = 0, table_first = 0, killed = -1;
     for (int i = 0; i < x.n; i++) {
         child_t *c = &p->buf[i];
@@ -636,14 +680,14 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         if (i == best) {
             memmove(p->order + 1, p->order, sizeof(int32_t) * count);
             p->order[0] = i; count++; table_first = 1;
-        } else if (same_move(c, p) && count > table_first) {
+        } else if (same_move(c, p) && (HAS_PREFER || count > table_first)) {
             killed = i;
         } else {
             p->order[count++] = i;
         }
     }
     if (killed >= 0) {
-        int at = 1 + table_first;
+        int at = HAS_PREFER ? table_first : 1 + table_first;
         memmove(p->order + at + 1, p->order + at, sizeof(int32_t) * (count - at));
         p->order[at] = killed; count++;
     }
@@ -653,6 +697,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     } else if (count) {
         if (maximizing) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
+#if HAS_PREFER
+        int head = table_first + (killed >= 0);  /* the table's move and the killer */
+        if (count > head + 1) prefer_order(p, ply, head, count, maximizing);
+#endif
         /* each child's key is made (and its entry asked for) one child ahead of its search,
            so that the miss overlaps the search before it; made for all at once, they cost a
            cut node a key and a miss for every child it never searches (Connect Four 6x5:

@@ -97,6 +97,7 @@ def write_module(w: StatementWriter, checked: CheckedGame) -> None:
     moves.write_result(w)
     write_end(w)
     write_evaluate(w)
+    write_prefer(w)
     write_tier(w)
     write_render(w)
     expand.write_expand(w)
@@ -205,6 +206,18 @@ def write_evaluate(w: StatementWriter) -> None:
         w.writeline(f"return {neutral_estimate(w.game.bounds)}  # no heuristic declared")
     else:
         w.writeline(f"return {w.expr(w.game.evaluate)}", w.game.spans["evaluate"])
+    w.outdent()
+    w.blank()
+
+
+def write_prefer(w: StatementWriter) -> None:
+    """``prefer(state)``, when the game declares its move order (``auto`` searches the
+    children best for the player choosing first, by this number)."""
+    if w.game.prefer is None:
+        return
+    w.writeline("def prefer(state):")
+    w.indent()
+    w.writeline(f"return {w.expr(w.game.prefer)}", w.game.spans["prefer"])
     w.outdent()
     w.blank()
 
