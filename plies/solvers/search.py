@@ -9,10 +9,11 @@ One search handles every kind of node:
   the killer move (the move that last cut off a node at the same ply, compared by identity,
   as compiled games make each move once), then the declared order. A game that declares a
   move order (``game.prefer``: a whole number of a state, from MAX's point of view) has its
-  children ordered by it instead: the table's move, the killer, then the others by the
-  number of the child, best for the player choosing first (MAX: highest, MIN: lowest), ties
-  in the declared order. It is asked only of the children that are searched, once the
-  terminal children have not settled the node.
+  children ordered by it instead: the table's move, then the others by the number of the
+  child, best for the player choosing first (MAX: highest, MIN: lowest), ties in the
+  declared order; no killer (before, second or as a tie-break, it cost Connect Four 6x4 and
+  5x5 1.3 to 3.8 times the nodes). The number is asked only of the children that are
+  searched, once the terminal children have not settled the node.
 - Windows start at the utility bounds [L, U] when the game has them (declared or inferred):
   a move worth U is the best MAX can do, so nothing after it is searched.
 - Immediate wins (with bounds): a state where the opponent of the player who moved there can
@@ -301,7 +302,7 @@ def search(
         best_move = best_line = None
         best_index = None
         searched = []  # (position, move, child) of the children to search
-        killer = killers.get(depth)
+        killer = killers.get(depth) if prefer is None else None  # prefer orders instead
         killed = None  # the killer's (position, move, child), when it is among the children
         table_first = 0  # 1 once the table's best move is first in line
         index = -1
@@ -313,7 +314,7 @@ def search(
                 if index == best:
                     searched.insert(0, (index, move, child))
                     table_first = 1
-                elif move is killer and (prefer is not None or len(searched) > table_first):
+                elif move is killer and len(searched) > table_first:
                     killed = (index, move, child)  # not the declared first: it goes second
                 else:
                     searched.append((index, move, child))
@@ -328,14 +329,13 @@ def search(
         if index < 0:
             raise NoMovesError("a non-terminal state has no legal moves")
         alpha_in, beta_in = alpha, beta
-        if killed is not None:  # after the table's move (and the declared first move)
-            searched.insert(table_first if prefer is not None else 1 + table_first, killed)
+        if killed is not None:  # after the table's move and the declared first move
+            searched.insert(1 + table_first, killed)
         if v >= beta if maximizing else v <= alpha:  # a terminal child settles the node
             cutoffs += 1
         elif searched:
-            head = table_first + (killed is not None)  # the table's move and the killer
-            if prefer is not None and len(searched) > head + 1:
-                searched[head:] = preferred(searched[head:], maximizing)
+            if prefer is not None and len(searched) > table_first + 1:  # after the table's
+                searched[table_first:] = preferred(searched[table_first:], maximizing)
             if maximizing:
                 if v > alpha:
                     alpha = v

@@ -2,7 +2,8 @@
    evaluate, expand, chance_expand). They follow the Python solvers step for step, so that
    values, best moves and node counts agree: auto is plies/solvers/search.py (alpha-beta with
    the table's move, the killer move and terminal children first, then the game's declared
-   order or, with `prefer` (HAS_PREFER), its prefer_of order; chance nodes searched exactly),
+   order; or with `prefer` (HAS_PREFER) the table's move, then the order of prefer_of, with no
+   killer; chance nodes searched exactly),
    minimax is minimax.py, perft is perft.py counted depth-first. */
 
 #define MAX_PV 256
@@ -671,8 +672,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     int best_index = x.best;
     p->best_len = 0;
     note_root(ply, v, best_index);
-    /* the order: the table's move, the killer (after the declared first move, unless the
-       game prefers), then the game's declared order or, with `prefer`, its preferred order */
+    /* the order: the table's move, the killer (after the declared first move), then the
+       game's declared order; with `prefer`, the table's move, then prefer_of's order (with a
+       killer, before or after that order, Connect Four 6x4 and 5x5 made 1.3 to 3.8 times the
+       nodes) */
     int count = 0, table_first = 0, killed = -1;
     for (int i = 0; i < x.n; i++) {
         child_t *c = &p->buf[i];
@@ -680,14 +683,14 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         if (i == best) {
             memmove(p->order + 1, p->order, sizeof(int32_t) * count);
             p->order[0] = i; count++; table_first = 1;
-        } else if (same_move(c, p) && (HAS_PREFER || count > table_first)) {
+        } else if (!HAS_PREFER && same_move(c, p) && count > table_first) {
             killed = i;
         } else {
             p->order[count++] = i;
         }
     }
     if (killed >= 0) {
-        int at = HAS_PREFER ? table_first : 1 + table_first;
+        int at = 1 + table_first;
         memmove(p->order + at + 1, p->order + at, sizeof(int32_t) * (count - at));
         p->order[at] = killed; count++;
     }
@@ -698,8 +701,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         if (maximizing) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
 #if HAS_PREFER
-        int head = table_first + (killed >= 0);  /* the table's move and the killer */
-        if (count > head + 1) prefer_order(p, ply, head, count, maximizing);
+        if (count > table_first + 1) prefer_order(p, ply, table_first, count, maximizing);
 #endif
         /* each child's key is made (and its entry asked for) one child ahead of its search,
            so that the miss overlaps the search before it; made for all at once, they cost a
