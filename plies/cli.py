@@ -949,7 +949,7 @@ _FEATURES = {  # by the name of the node class (ast.py) that shows the feature
     "LetStmt": "let", "IfStmt": "if statements", "ForStmt": "for loops",
     "Again": "extra moves (again)", "ListedChance": "chance events",
     "UniformChance": "uniform chance events", "Evaluate": "a heuristic (evaluate)",
-    "Tier": "a declared tier (tier)",
+    "Tier": "a declared tier (tier)", "Prefer": "a move order (prefer)",
     "Render": "custom rendering", "Bounds": "declared utility bounds",
     "WhileStmt": "while loops", "BreakStmt": "break", "ContinueStmt": "continue",
     "Setup": "a set-up position (setup)", "Endless": "a value for endless play (endless)",

@@ -366,8 +366,10 @@ class _Explorer:
             return None
         if ended:
             self.check_utility(state, path)
-        elif model.has_evaluation:
-            self.runs(model.evaluate, state, path)
+        else:  # the heuristic and the move order are asked of positions that go on
+            for rule in (model.evaluate if model.has_evaluation else None, model.prefer):
+                if rule is not None and not self.runs(rule, state, path):
+                    break
         return bool(ended)
 
     def runs(self, rule, state, path) -> bool:

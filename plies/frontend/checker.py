@@ -569,8 +569,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             return
         hint = "'/' divides exactly; `div` gives the whole-number quotient" \
             if got == T.RATIONAL else None
-        self.error(decl.value, f"the preference must be an int (from MAX's point of view), "
-                               f"but this is {T.describe(got)}", hint, code="type")
+        self.error(decl.value, f"`prefer` must be an int (a whole number, from MAX's point "
+                               f"of view), but this is {T.describe(got)}", hint, code="type")
 
     def check_endless(self, decl: ast.Endless) -> Fraction | int | None:
         self.infer(decl.value, {})
