@@ -8,9 +8,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
 import plies
 from plies.backends.native import engine
+from plies.cli import app
 from plies.game.loader import load_source
 
 from .failures import fails_alike
@@ -163,3 +165,16 @@ def test_a_node_with_many_children_is_sorted_whole(native):
     # the win (6 nodes each) and the win's 3 + 1; in prefer's order the win's alone
     assert found == {(False, True): 370, (False, False): 370, (True, True): 124,
                      (True, False): 124}
+
+
+def test_the_command_line_reports_a_failing_prefer_alike(native, tmp_path):
+    game = tmp_path / "steps.game"
+    game.write_text(STEPS.replace("{prefer}", "6 div (n - 3)"))
+    runner = CliRunner()
+    python = runner.invoke(app, ["solve", str(game), "--backend", "python"])
+    compiled = runner.invoke(app, ["solve", str(game), "--backend", "native"])
+    assert python.exit_code == compiled.exit_code == 1
+    assert compiled.stdout == ""
+    assert compiled.stderr == python.stderr
+    assert compiled.stderr.splitlines()[0] == f"{game}:9:8: error: division by zero (div)"
+    assert "Traceback" not in compiled.stderr
