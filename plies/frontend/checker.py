@@ -563,7 +563,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
                    "widen the bounds", code="utility-bounds")
 
     def check_prefer(self, decl: ast.Prefer) -> None:
-        """``prefer``: a whole number (it orders moves; a fraction would only cost time)."""
+        """``prefer``: a whole number of a position (the search sorts its moves by it)."""
         got = self.infer(decl.value, {})
         if T.assignable(got, T.INT):
             return
