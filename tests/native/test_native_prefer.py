@@ -138,33 +138,45 @@ def test_a_failing_prefer_is_reported_as_in_python(native, prefer, message):
 
 
 WIDE = """game wide
-players A max, B min
+players {players}
 state
   n: 0..3 = 0
   last: 0..119 = 0
 move pick(k in 0..119) when n == 0 { n = 1  last = k * 37 mod 120 }
 move pass(j in 0..2) when n > 0 { n += 1 }
 terminal n == 3
-utility if last == 77 then 1 else 0
+utility if last == 77 then {win} else 0
 """
-"""120 moves, one of them a win (pick(41): 41 * 37 mod 120 is 77), far down the declared order;
-two plies of passes after each."""
+"""120 moves, one of them a win for the player who picks (pick(41): 41 * 37 mod 120 is 77), far
+down the declared order; two plies of passes after each."""
 
 
-def test_a_node_with_many_children_is_sorted_whole(native):
-    plain = load_source(WIDE, "wide.game")
-    ordered = load_source(WIDE + "prefer -abs(last - 77)\n", "wide.game")
+@pytest.mark.parametrize(("players", "win", "prefer"), [
+    ("A max, B min", "1", "-abs(last - 77)"),  # MAX: highest first
+    ("B min, A max", "-1", "abs(last - 77)"),  # MIN: lowest first
+])
+def test_a_node_with_many_children_is_sorted_whole(native, players, win, prefer):
+    text = WIDE.replace("{players}", players).replace("{win}", win)
+    plain = load_source(text, "wide.game")
+    ordered = load_source(text + f"prefer {prefer}\n", "wide.game")
     found = {}
     for model in (plain, ordered):
         for table in (True, False):
             python = model.solve("auto", use_table=table)
             assert counts(native(model).solve("auto", use_table=table)) == counts(python)
-            assert (python.value, str(python.best_move)) == (1, "pick(41)")
+            assert (python.value, str(python.best_move)) == (int(win), "pick(41)")
             found[model is ordered, table] = python.nodes
     # the root's 120 children, then in the declared order 41 losing picks searched before
     # the win (6 nodes each) and the win's 3 + 1; in prefer's order the win's alone
     assert found == {(False, True): 370, (False, False): 370, (True, True): 124,
                      (True, False): 124}
+    # numbers shared by many children keep the declared order among them (a stable sort)
+    for shared in ("0", "last div 8", "(k_of(last) mod 5) * (1 - 2 * (last mod 2))"):
+        model = load_source(text + f"def k_of(v: int) = v * 13 mod 120\nprefer {shared}\n",
+                            "wide.game")
+        for table in (True, False):
+            python = model.solve("auto", use_table=table)
+            assert counts(native(model).solve("auto", use_table=table)) == counts(python)
 
 
 def test_the_command_line_reports_a_failing_prefer_alike(native, tmp_path):

@@ -461,11 +461,23 @@ static void store(const uint64_t *key, uint64_t hash, const known_t *old, int ma
 }
 
 #if HAS_PREFER
+/* a child to sort, where there are many: its number (negated for MAX) and its place */
+struct preferred { int64_t number; int32_t place, child; };
+
+static int by_number(const void *a, const void *b)
+{
+    const struct preferred *x = a, *y = b;
+    if (x->number != y->number) return x->number < y->number ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;  /* ties: the order they had */
+}
+
 /* PREFER, as preferred() in plies/solvers/search.py: the order's places from..count-1 sorted
    by the game's number of each child, highest first for MAX and lowest first for MIN, ties
-   in the order they had (an insertion sort: stable, and nodes have few children). While a
-   child's number is computed, the path ends with it: a rule failing there is reported after
-   that child's move, as in Python. */
+   in the order they had (stable: an insertion sort, as nodes have few children; past
+   SORT_FEW of them, qsort on the numbers and places). While a child's number is computed, the
+   path ends with it: a rule failing there is reported after that child's move, as in
+   Python. */
+#define SORT_FEW 64
 static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
 {
     for (int k = from; k < count; k++) {
@@ -474,6 +486,19 @@ static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
         p->prefs[k] = prefer_of(&p->buf[p->order[k]].st);
     }
     me->path_ply = ply;
+    if (count - from > SORT_FEW) {
+        struct preferred *many = malloc(sizeof(struct preferred) * (size_t)(count - from));
+        if (!many) fault(F_MEMORY, -1, 0, 0);
+        for (int k = from; k < count; k++) {
+            int64_t number = p->prefs[k];  /* MAX: negated, the least number the greatest */
+            if (maximizing) number = number == INT64_MIN ? INT64_MAX : -number;
+            many[k - from] = (struct preferred){number, k, p->order[k]};
+        }
+        qsort(many, (size_t)(count - from), sizeof *many, by_number);
+        for (int k = from; k < count; k++) p->order[k] = many[k - from].child;
+        free(many);
+        return;
+    }
     for (int k = from + 1; k < count; k++) {
         int32_t child = p->order[k];
         int64_t number = p->prefs[k];
