@@ -66,3 +66,34 @@ def test_a_grid_read_only_by_threats_gets_planes(native):
     assert grid.values == (0, 1, 2)
     result, expected = native(model).solve("auto"), model.solve("auto")
     assert (result.value, result.nodes) == (expected.value, expected.nodes)
+
+
+OUTSIDE = """
+game outside
+players a max, b min
+state
+  n: 0..5 = 0
+  board: grid[3, 4] of 0..2 = 0
+move wait { }
+terminal true
+utility threats(board, n, 2, 0) * 100 + threats(board, 1, 2, n)
+"""
+
+
+def test_a_value_at_run_time_without_a_plane_counts_over_the_cells(native):
+    """The planes hold 0, 1 and 2, every value a cell can hold; n may be 3, 4 or 5, which no
+    cell holds and no plane has: the count then goes over the cells (0)."""
+    model = load_source(OUTSIDE, "outside.game")
+    [grid] = plane_grids(lower(model.checked)).values()
+    assert grid.values == (0, 1, 2)
+    assert "threats_scan(s, " in emit(lower(model.checked))
+    game = native(model)
+    state, values = list(model.initial_state()), set()
+    for n in range(6):
+        state[1] = n
+        for cells in ([1, 1, 0, 2, 0, 1, 1, 2, 2, 0, 2, 0], [0, 1, 1, 1, 2, 2, 0, 2, 1, 1, 2, 1]):
+            state[2:] = cells
+            value = game.solve("auto", state=tuple(state)).value
+            assert value == model.solve(state=tuple(state)).value
+            values.add(value)
+    assert len(values) > 4  # counts of both kinds, and the values no cell holds (0)
