@@ -5,8 +5,11 @@ of the language tests on random positions, grids of every shape at the planes' e
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
+from plies.backends.native import emit as emit_module
 from plies.backends.native.emit import emit, plane_grids
 from plies.game.loader import load_source
 from plies.lowering import lower
@@ -24,6 +27,16 @@ def test_native_threats_agree_with_a_brute_force(native, rows, cols):
     # over the cells: every call, or (planes) a value at run time that has no plane
     assert "threats_scan(s, " in source
     game = native(model)
+    check_counts(lambda state: game.solve("auto", state=state).value, model, rows, cols, 30)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (2, 9), (6, 7)])
+def test_native_threats_over_the_cells_agree_with_a_brute_force(native, rows, cols):
+    """The loop over the cells, on grids that would have planes."""
+    model = load_source(threats_game(rows, cols), "threats.game")
+    with mock.patch.object(emit_module, "plane_fits", lambda grid: False):
+        assert "plane_threats_" not in emit(lower(model.checked))
+        game = native(model)
     check_counts(lambda state: game.solve("auto", state=state).value, model, rows, cols, 30)
 
 

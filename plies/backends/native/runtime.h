@@ -239,27 +239,49 @@ static int64_t liberties(const state_t *s, int64_t slot, int64_t free_value, con
 
 /* threats(g, v, k, free) over the cells, where the grid has no bit planes for it: the cells of
    the rows x cols grid at offset that hold free and have, along one of the four directions,
-   k - 1 cells holding value before and after them together */
+   k - 1 cells holding value before and after them together. Each line of the grid in each
+   direction is walked twice: forward, noting the run of value just before each cell (back),
+   then backward, counting the run just after it. */
 static int64_t threats_scan(const state_t *s, int64_t offset, int rows, int cols, int k,
                             int64_t value, int64_t free_value)
 {
     static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    int64_t found = 0;
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) {
-            if (s->s[offset + (int64_t)r * cols + c] != free_value) continue;
-            for (int d = 0; d < 4; d++) {
-                int run = 1;
-                for (int sign = -1; sign <= 1; sign += 2) {
-                    int rr = r + sign * dr[d], cc = c + sign * dc[d];
-                    while (run < k && rr >= 0 && rr < rows && cc >= 0 && cc < cols
-                           && s->s[offset + (int64_t)rr * cols + cc] == value) {
-                        run++; rr += sign * dr[d]; cc += sign * dc[d];
-                    }
-                }
-                if (run >= k) { found++; break; }
+    const slot_t *g = s->s + offset;
+    int64_t cells = (int64_t)rows * cols, found = 0;
+    if (k <= 1) {
+        for (int64_t i = 0; i < cells; i++) found += g[i] == free_value;
+        return found;
+    }
+    unsigned char hit[SLOTS];  /* the cells counted: a cell may complete lines two ways */
+    int back[SLOTS];  /* by position along the line walked (a line is shorter than SLOTS) */
+    memset(hit, 0, (size_t)cells);
+    for (int d = 0; d < 4; d++) {
+        if ((dr[d] && rows < k) || (dc[d] && cols < k)) continue;  /* no k in a row this way */
+        int64_t step = (int64_t)dr[d] * cols + dc[d];
+        /* the lines start on the top row (going down) and on the side they leave from */
+        int top = dr[d] ? cols : 0, starts = top + (dc[d] ? rows - dr[d] : 0);
+        for (int i = 0; i < starts; i++) {
+            int r = i < top ? 0 : i - top + dr[d], c = i < top ? i : (dc[d] > 0 ? 0 : cols - 1);
+            int n = dr[d] ? rows - r : cols;  /* the line's length */
+            if (dc[d] > 0 && cols - c < n) n = cols - c;
+            if (dc[d] < 0 && c + 1 < n) n = c + 1;
+            if (n < k) continue;
+            int64_t at = (int64_t)r * cols + c;
+            int run = 0;
+            for (int j = 0; j < n; j++, at += step) {
+                back[j] = run;
+                run = g[at] == value ? run + 1 : 0;
+            }
+            run = 0;
+            for (int j = n - 1; j >= 0; j--) {
+                at -= step;
+                int64_t held = g[at];
+                if (held == free_value && back[j] + run >= k - 1) hit[at] = 1;
+                run = held == value ? run + 1 : 0;
             }
         }
+    }
+    for (int64_t i = 0; i < cells; i++) found += hit[i];
     return found;
 }
 
