@@ -179,3 +179,27 @@ def test_a_misused_threats_is_shown_where_it_is():
         "g.game:9:27: error: the length of the line must be a constant whole number >= 1",
         "    9 | utility threats(board, X, 1 + n, empty)",
         "      |                           ^^^^^"]
+
+
+def test_the_language_server_knows_threats():
+    from plies.commands.lsp import Symbols, completions, hover
+    text = GRID.format(utility="threats(board, X, 3, empty)")
+    symbols = Symbols.of(text, "g.game")
+    shown, span = hover(symbols, 9, 10)
+    assert shown == "(built-in function) `threats(grid, value, k, free)`"
+    assert (span.line, span.column) == (9, 9)
+    offered = {c.label: c.detail for c in completions(symbols, 9, 1)}
+    assert offered["threats"] == "threats(grid, value, k, free)"
+
+
+def test_info_lists_threats_among_the_features(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    path = tmp_path / "g.game"
+    path.write_text(GRID.format(utility="threats(board, X, 3, empty)"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["info", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert "threats" in json.loads(result.stdout)["features"]
