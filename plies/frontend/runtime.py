@@ -268,23 +268,34 @@ def threats(state, value, free, cells, need: int) -> int:
 
 
 def threats_scan(state, value, free, offset: int, rows: int, cols: int, k: int) -> int:
-    """``threats(g, value, k, free)`` on a grid too big for a table: scanned cell by cell."""
+    """``threats(g, value, k, free)`` on a grid too big for a table: the cells holding
+    ``free`` next to a cell holding ``value`` (k > 1 needs one on the line), each looked at
+    along the four directions."""
+    end = offset + rows * cols
+    if k == 1:
+        return sum(1 for slot in range(offset, end) if state[slot] == free)
+    near = set()
+    for slot in range(offset, end):
+        if state[slot] == value:
+            r, c = divmod(slot - offset, cols)
+            near.update((r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                        if 0 <= r + dr < rows and 0 <= c + dc < cols)
     found = 0
-    for r in range(rows):
-        for c in range(cols):
-            if state[offset + r * cols + c] != free:
-                continue
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                run = 1
-                for sign in (-1, 1):
-                    rr, cc = r + sign * dr, c + sign * dc
-                    while run < k and 0 <= rr < rows and 0 <= cc < cols \
-                            and state[offset + rr * cols + cc] == value:
-                        run += 1
-                        rr, cc = rr + sign * dr, cc + sign * dc
-                if run >= k:
-                    found += 1
-                    break
+    for cell in near:
+        if state[offset + cell] != free:
+            continue
+        r, c = divmod(cell, cols)
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            run = 1
+            for sign in (-1, 1):
+                rr, cc = r + sign * dr, c + sign * dc
+                while run < k and 0 <= rr < rows and 0 <= cc < cols \
+                        and state[offset + rr * cols + cc] == value:
+                    run += 1
+                    rr, cc = rr + sign * dr, cc + sign * dc
+            if run >= k:
+                found += 1
+                break
     return found
 
 

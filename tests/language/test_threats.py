@@ -112,6 +112,18 @@ def test_threats_agree_with_a_brute_force(rows, cols):
     check_counts(lambda state: model.solve(state=state).value, model, rows, cols, 12)
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (3, 3), (2, 9), (6, 7)])
+def test_threats_scanned_without_a_table_agree_with_a_brute_force(rows, cols, monkeypatch,
+                                                                  tmp_path):
+    """The scan that a grid too large for the table of each cell's neighbours gets."""
+    from plies.backends.python.codegen import expressions
+    monkeypatch.setattr(expressions, "THREAT_TABLE_SLOTS", -1)
+    monkeypatch.setenv("PLIES_CACHE_DIR", str(tmp_path))  # not the code cached with a table
+    model = load_source(threats_game(rows, cols), "threats.game")
+    assert "threats_scan(" in model.code.source and "THREATS_" not in model.code.source
+    check_counts(lambda state: model.solve(state=state).value, model, rows, cols, 12)
+
+
 def test_the_brute_force_counts_by_hand():
     board = [["X", "X", "empty", "empty"],
              ["empty", "O", "X", "empty"],
