@@ -980,7 +980,8 @@ def info(game: GameArgument, param: ParamOption = None,
     features = sorted({_FEATURES[type(n).__name__] for n in nodes
                        if type(n).__name__ in _FEATURES})
     calls = {n.function for n in nodes if isinstance(n, ast.Call)}
-    for function, feature in (("line", "k in a row (line)"), ("connects", "connectivity (connects)"),
+    for function, feature in (("line", "k in a row (line)"), ("threats", "threats"),
+                              ("connects", "connectivity (connects)"),
                               ("liberties", "liberties"), ("group", "groups (group)")):
         if function in calls:
             features.append(feature)

@@ -272,29 +272,16 @@ class ExpressionChecks:
                              f"{plural(low, 'argument')}: {shape}", code="arity")
             return T.ERROR
         if any(isinstance(t, T.Error) for t in arg_types):
-            return {"line": T.BOOL, "len": T.INT, "rows": T.INT, "cols": T.INT,
-                    "other": self.player_type}.get(name, T.ERROR)
+            return {"line": T.BOOL, "threats": T.INT, "len": T.INT, "rows": T.INT,
+                    "cols": T.INT, "other": self.player_type}.get(name, T.ERROR)
         if name == "line":
-            grid, value, k = arg_types
-            is_var = isinstance(args[0], ast.Name) and args[0].id in self.vars \
-                and args[0].id not in scope
-            if isinstance(grid, T.Grid) and not is_var:
-                self.error(args[0], "line(...) looks at a grid of the state: name the state "
-                                    "variable", code="type")
-            elif not isinstance(grid, T.Grid):
-                self.error(args[0], f"line(...) looks for k in a row on a grid, and this is "
-                                    f"{T.describe(grid)}", code="type")
-            elif T.join(grid.element, value) is None:
-                self.error(args[1], f"the grid holds {T.describe(grid.element)}, so it never "
-                                    f"holds {T.describe(value)}", code="type")
-            try:
-                length = self.const_value(args[2], {})
-            except NotConstant:
-                length = None
-            if not isinstance(length, int) or isinstance(length, bool) or length < 1:
-                self.error(args[2], "the length of the line must be a constant whole number "
-                                    ">= 1", code="not-constant")
+            self.check_in_a_row(expr, scope, arg_types, values=(1,))
             return T.BOOL
+        if name == "threats":
+            grid = self.check_in_a_row(expr, scope, arg_types, values=(1, 3))
+            if grid is not None:
+                self.intervals[id(expr)] = (0, grid.rows * grid.cols)
+            return T.INT
         if name in ("len",):
             if not isinstance(arg_types[0], T.Array):
                 self.error(args[0], f"len(...) takes an array, not {T.describe(arg_types[0])}",
@@ -325,6 +312,43 @@ class ExpressionChecks:
                 return T.ERROR
             result = T.join(result, t)
         return result
+
+    def check_in_a_row(self, expr: ast.Call, scope, arg_types, values: tuple[int, ...]):
+        """The arguments of ``line(g, v, k)`` and ``threats(g, v, k, free)``: g a grid of the
+        state, the arguments at ``values`` values its cells can hold, k a constant >= 1. The
+        grid's type when it is one."""
+        name, args = expr.function, expr.args
+        grid = arg_types[0]
+        is_var = isinstance(args[0], ast.Name) and args[0].id in self.vars \
+            and args[0].id not in scope
+        if isinstance(grid, T.Grid) and not is_var:
+            self.error(args[0], f"{name}(...) looks at a grid of the state: name the state "
+                                "variable", code="type")
+            grid = None
+        elif not isinstance(grid, T.Grid):
+            self.error(args[0], f"{name}(...) looks for k in a row on a grid, and this is "
+                                f"{T.describe(grid)}", code="type")
+            grid = None
+        else:
+            for index in values:
+                value = arg_types[index]
+                if T.join(grid.element, value) is None:
+                    self.error(args[index], f"the grid holds {T.describe(grid.element)}, so it "
+                                            f"never holds {T.describe(value)}", code="type")
+                elif name == "threats" and isinstance(value, T.Symbols) \
+                        and isinstance(grid.element, T.Symbols) \
+                        and not value.names & grid.element.names:
+                    self.warning(args[index], f"the grid holds {T.describe(grid.element)}, and "
+                                              f"{T.describe(value)} is never one of them: "
+                                              f"{name}(...) is always 0", code="never-equal")
+        try:
+            length = self.const_value(args[2], {})
+        except NotConstant:
+            length = None
+        if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+            self.error(args[2], "the length of the line must be a constant whole number "
+                                ">= 1", code="not-constant")
+        return grid
 
     # -- connectivity: connects(...), liberties(...) and the domain group(...) --
 

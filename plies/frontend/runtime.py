@@ -242,6 +242,63 @@ def line_scan(state, value, offset: int, rows: int, cols: int, k: int) -> bool:
     return False
 
 
+def threats(state, value, free, cells, need: int) -> int:
+    """``threats(g, value, k, free)`` over a table of the grid's cells (``layout.threat_rays``,
+    ``need`` = k - 1): the cells holding ``free`` with, in some direction, ``need`` cells
+    holding ``value`` in a row before and after them together."""
+    found = 0
+    for slot, rays in cells:
+        if state[slot] != free:
+            continue
+        for back, ahead in rays:
+            run = 0
+            for near in back:
+                if state[near] != value:
+                    break
+                run += 1
+            if run < need:
+                for near in ahead:
+                    if state[near] != value:
+                        break
+                    run += 1
+            if run >= need:
+                found += 1
+                break
+    return found
+
+
+def threats_scan(state, value, free, offset: int, rows: int, cols: int, k: int) -> int:
+    """``threats(g, value, k, free)`` on a grid too big for a table: the cells holding
+    ``free`` next to a cell holding ``value`` (k > 1 needs one on the line), each looked at
+    along the four directions."""
+    end = offset + rows * cols
+    if k == 1:
+        return sum(1 for slot in range(offset, end) if state[slot] == free)
+    near = set()
+    for slot in range(offset, end):
+        if state[slot] == value:
+            r, c = divmod(slot - offset, cols)
+            near.update((r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                        if 0 <= r + dr < rows and 0 <= c + dc < cols)
+    found = 0
+    for cell in near:
+        if state[offset + cell] != free:
+            continue
+        r, c = divmod(cell, cols)
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            run = 1
+            for sign in (-1, 1):
+                rr, cc = r + sign * dr, c + sign * dc
+                while run < k and 0 <= rr < rows and 0 <= cc < cols \
+                        and state[offset + rr * cols + cc] == value:
+                    run += 1
+                    rr, cc = rr + sign * dr, cc + sign * dc
+            if run >= k:
+                found += 1
+                break
+    return found
+
+
 def uniform(moves: list) -> list:
     """Equal probabilities for the outcomes of a uniform chance event."""
     if not moves:
@@ -273,6 +330,8 @@ RUNTIME = {
     "loop_overrun": loop_overrun,
     "connects": connects,
     "liberties": liberties,
+    "threats": threats,
+    "threats_scan": threats_scan,
     "group": group,
     "frozenset": frozenset,
     "tuple": tuple,

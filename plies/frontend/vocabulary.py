@@ -6,6 +6,7 @@ The compiler and the language server read them too, so one list says what exists
 BUILTINS = {
     # name: (arity description, minimum args, maximum args)
     "line": ("line(grid, value, k)", 3, 3),
+    "threats": ("threats(grid, value, k, free)", 4, 4),
     "len": ("len(array)", 1, 1),
     "abs": ("abs(x)", 1, 1),
     "min": ("min(a, b, ...)", 2, 99),

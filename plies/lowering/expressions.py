@@ -184,6 +184,8 @@ class ExpressionLowering:
             return self.inline(self.checked.helpers[name], list(args))
         if name == "line":
             return self.line(node)
+        if name == "threats":
+            return self.threats(node)
         if name == "connects":
             return self.connects(args)
         if name == "liberties":
@@ -420,6 +422,15 @@ class ExpressionLowering:
                           for cells in lines if not self.written.isdisjoint(cells))
             return ir.Line(lines, value, True, grid, length) if lines else ir.Const(0)
         return full if lines else ir.Const(0)
+
+    def threats(self, node: ast.Call) -> ir.Expr:
+        grid_arg, value_arg, length_arg, free_arg = node.args
+        info = self.checked.names[id(grid_arg)].value
+        length = self.checked.intervals[id(length_arg)][0]
+        value, free = self.expr(value_arg), self.expr(free_arg)
+        if not layout.line_count(info.type.rows, info.type.cols, length):
+            return ir.Const(0)  # no k cells in a row anywhere on the grid
+        return ir.Threats(value, free, (info.offset, info.type.rows, info.type.cols), length)
 
     # -- operators --
 

@@ -322,6 +322,21 @@ class Liberties(Expr):
     neighbours: int
 
 
+@node
+class Threats(Expr):
+    """How many cells of a grid hold ``free`` and, holding ``value`` instead, would be one of
+    ``length`` cells in a row (a row, a column or a diagonal) that all hold ``value``.
+
+    ``grid`` is the grid's (offset, rows, cols); the emitters find the cells around each cell
+    themselves (``layout.threat_rays``, or shifts over bit planes).
+    """
+
+    value: Expr
+    free: Expr
+    grid: tuple[int, int, int]
+    length: int
+
+
 # ---- domains and loops ------------------------------------------------------------------------
 
 

@@ -46,6 +46,33 @@ def line_count(rows: int, cols: int, k: int) -> int:
     return rows * across + cols * down + 2 * across * down if k > 1 else rows * cols * 4
 
 
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+"""The four directions of k cells in a row: along a row, down a column, both diagonals."""
+
+
+def threat_rays(grid: tuple[int, int, int], k: int):
+    """For ``threats`` over a grid (offset, rows, cols) and k cells in a row: for every cell,
+    its slot and, for each direction in which k cells in a row can pass through it, the
+    slots of up to k - 1 cells before it and after it, nearest first."""
+    offset, rows, cols = grid
+    table = []
+    for r in range(rows):
+        for c in range(cols):
+            rays = []
+            for dr, dc in DIRECTIONS:
+                back, ahead = [], []
+                for ray, sign in ((back, -1), (ahead, 1)):
+                    for i in range(1, k):
+                        rr, cc = r + sign * dr * i, c + sign * dc * i
+                        if not (0 <= rr < rows and 0 <= cc < cols):
+                            break
+                        ray.append(offset + rr * cols + cc)
+                if len(back) + len(ahead) >= k - 1:
+                    rays.append((tuple(back), tuple(ahead)))
+            table.append((offset + r * cols + c, tuple(rays)))
+    return tuple(table)
+
+
 STEPS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
          "diagonal": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
          "hex": ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))}

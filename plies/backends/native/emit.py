@@ -283,28 +283,51 @@ def _nodes(value):
             yield from _nodes(field_value)
 
 
+def plane_fits(grid: tuple[int, int, int]) -> bool:
+    """Whether a grid (offset, rows, cols) fits a 64-bit plane with a guard bit a column."""
+    _, rows, cols = grid
+    return rows >= 1 and cols * (rows + 1) <= PLANE_BITS
+
+
+def _looked_for(game: ir.Game, grid: tuple[int, int, int], value: ir.Expr) -> set[int] | None:
+    """The values a grid needs planes for so that a test looking for ``value`` can shift
+    over them: the value when it is known beforehand, else every value a cell can hold when
+    they are few; None when they are too many."""
+    if isinstance(value, ir.Const):
+        return {value.value}
+    offset, rows, cols = grid
+    holds = [game.slots[k].holds for k in range(offset, offset + rows * cols)]
+    if None not in holds:
+        lo, hi = min(h[0] for h in holds), max(h[1] for h in holds)
+        if hi - lo < MAX_PLANE_VALUES:
+            return set(range(lo, hi + 1))
+    return None
+
+
 def plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
     """The grids kept as bit planes, by (offset, rows, cols): those a ``line`` test reads
-    that ``planes_apply``, with a plane for every value the tests look for (every value a
-    cell can hold when a test's value is known only as the game runs and they are few)."""
-    wanted: dict[tuple[int, int, int], set[int]] = {}
+    that ``planes_apply`` and those ``threats`` reads that fit (``plane_fits``), with a plane
+    for every value the tests look for (every value a cell can hold when a test's value is
+    known only as the game runs and they are few). The values of a grid's line tests come
+    first: those of its threats are added when all of them fit too."""
+    lines: dict[tuple[int, int, int], set[int]] = {}
+    threats: dict[tuple[int, int, int], set[int]] = {}
     parts = (game.functions, game.setup, game.moves, game.chances, game.end, game.evaluate,
              game.prefer)
     for node in _nodes(parts):
-        if not isinstance(node, ir.Line) or not planes_apply(node):
-            continue
-        values = wanted.setdefault(node.grid, set())
-        if isinstance(node.value, ir.Const):
-            values.add(node.value.value)
-            continue
-        offset, rows, cols = node.grid
-        holds = [game.slots[k].holds for k in range(offset, offset + rows * cols)]
-        if None not in holds:
-            lo, hi = min(h[0] for h in holds), max(h[1] for h in holds)
-            if hi - lo < MAX_PLANE_VALUES:
-                values.update(range(lo, hi + 1))
+        if isinstance(node, ir.Line) and planes_apply(node):
+            lines.setdefault(node.grid, set()).update(
+                _looked_for(game, node.grid, node.value) or ())
+        elif isinstance(node, ir.Threats) and plane_fits(node.grid):
+            wanted = threats.setdefault(node.grid, set())
+            value, free = (_looked_for(game, node.grid, e) for e in (node.value, node.free))
+            if value is not None and free is not None:  # a shift test needs both
+                wanted.update(value | free)
     grids, base = {}, 0
-    for grid, values in sorted(wanted.items()):
+    for grid in sorted(set(lines) | set(threats)):
+        values = lines.get(grid, set())
+        if len(values | threats.get(grid, set())) <= MAX_PLANE_VALUES:
+            values = values | threats.get(grid, set())
         if values and len(values) <= MAX_PLANE_VALUES:
             grids[grid] = PlaneGrid(len(grids), *grid, tuple(sorted(values)), base)
             base += len(values)
@@ -550,6 +573,50 @@ class CEmitter:
             f"/* {length} in a row in a plane of a {rows}x{cols} grid ({h} bits a column) */\n"
             f"static inline int {name}(uint64_t p)\n{{\n"
             f"    uint64_t m, r = 0; (void)m;\n    {' '.join(body)}\n    return r != 0;\n}}")
+        return name
+
+    def plane_threats(self, grid: PlaneGrid, length: int) -> str:
+        """The name of a C function: how many cells set in a plane ``f`` of ``grid`` have,
+        along a row, a column or a diagonal, ``length`` - 1 cells set in a plane ``v`` around
+        them (a before the cell and b after it, for some a + b = length - 1). Along the
+        direction of a shift by ``step``, ``v << j * step`` has a cell's bit set when the cell
+        j steps before it is set in ``v``, ``v >> j * step`` when the one j steps after it
+        is; a run that would leave the grid meets a guard bit or the end of the word, which
+        are never set (``PlaneGrid``)."""
+        rows, cols, h = grid.rows, grid.cols, grid.rows + 1
+        name = f"plane_threats_{rows}_{cols}_{length}"
+        if ("function", name) in self.table_names:
+            return name
+        self.table_names[("function", name)] = name
+        steps = []
+        if length > 1 and rows >= length:
+            steps.append(1)  # down a column
+        if length > 1 and cols >= length:
+            steps.append(h)  # along a row
+        if length > 1 and rows >= length and cols >= length:
+            steps += [h + 1, h - 1]  # the diagonals
+        need = length - 1
+        body = []
+        for step in steps:
+            # the shifts stay below 64: k cells in a row fit the grid in this direction
+            assert need * step < PLANE_BITS
+            before = [f"a{j} = {f'a{j - 1} & ' if j > 1 else ''}(v << {j * step})"
+                      for j in range(1, need + 1)]
+            after = [f"b{j} = {f'b{j - 1} & ' if j > 1 else ''}(v >> {j * step})"
+                     for j in range(1, need + 1)]
+            splits = [" & ".join([f"a{a}"] * (a > 0) + [f"b{need - a}"] * (need - a > 0))
+                      for a in range(need + 1)]
+            body.append(f"{{ uint64_t {', '.join(before)};")
+            body.append(f"  uint64_t {', '.join(after)};")
+            body.append(f"  m |= {' | '.join(f'({split})' for split in splits)}; }}")
+        if length == 1:
+            body.append("m = ~(uint64_t)0;  /* a cell alone is one in a row */")
+        text = "\n    ".join(body)
+        self.tables.append(
+            f"/* threats: cells of f that, set in v, would be {length} in a row in a "
+            f"{rows}x{cols} grid ({h} bits a column) */\n"
+            f"static inline int64_t {name}(uint64_t v, uint64_t f)\n{{\n"
+            f"    uint64_t m = 0; (void)v;\n    {text}\n    return bit_count(m & f);\n}}")
         return name
 
     def pack_key(self) -> None:
@@ -1152,6 +1219,40 @@ class CEmitter:
             f"({self.state}->s[{slot}] == {value} && connects_through({self.state}, {value}, "
             f"{slot}, {starts}, {len(node.starts)}, {goals}, {len(node.goals)}, {table}))"
             for slot in node.through) + ")"
+
+    def visit_Threats(self, node: ir.Threats) -> str:
+        offset, rows, cols = node.grid
+        value, free = self.expr(node.value), self.expr(node.free)
+        grid = self.planes.get(node.grid)
+
+        def scan(v: str, f: str) -> str:  # over the cells
+            return f"threats_scan({self.state}, {offset}, {rows}, {cols}, {node.length}, {v}, {f})"
+        if grid is None:
+            return scan(value, free)
+        known = [e.value for e in (node.value, node.free) if isinstance(e, ir.Const)]
+        if any(held not in grid.values for held in known):
+            return scan(value, free)  # a value without a plane
+        count = self.plane_threats(grid, node.length)
+        if len(known) == 2:
+            return f"{count}({self.plane_word(grid, known[0])}, {self.plane_word(grid, known[1])})"
+        # a value known only as the game runs: the plane of the value it has, if there is one
+        v, f, ok = self.fresh("v"), self.fresh("f"), self.fresh("ok")
+        words = []
+        for expr, name in ((node.value, v), (node.free, f)):
+            if isinstance(expr, ir.Const):
+                words.append(self.plane_word(grid, expr.value))
+                continue
+            word = f"({ok} = 0, (uint64_t)0)"
+            for held in reversed(grid.values):
+                word = f"{name} == {held} ? {self.plane_word(grid, held)} : {word}"
+            words.append(f"({word})")
+        return (f"({{ int64_t {v} = {value}, {f} = {free}; int {ok} = 1; "
+                f"uint64_t {v}p = {words[0]}, {f}p = {words[1]}; "
+                f"{ok} ? {count}({v}p, {f}p) : {scan(v, f)}; }})")
+
+    def plane_word(self, grid: PlaneGrid, held: int) -> str:
+        """The plane of the cells of ``grid`` that hold ``held`` in the state being read."""
+        return f"{self.state}->p[{grid.base + grid.values.index(held)}]"
 
     def visit_Liberties(self, node: ir.Liberties) -> str:
         return (f"liberties({self.state}, {self.expr(node.slot)}, {self.expr(node.free)}, "

@@ -1,5 +1,5 @@
 /* The part of every native module before the game's rules: types, faults, checked arithmetic,
-   the built-ins of the language (line, connects, liberties, group) and the sink that hands
+   the built-ins of the language (line, threats, connects, liberties, group) and the sink that hands
    each child to the search. The emitter defines SLOTS, MOVES, MAXARGS, HAS_CHANCE, ... */
 
 #include <stdint.h>
@@ -19,9 +19,9 @@
    chosen by the emitter; int64_t when a slot's range is unknown). The rules read them widened
    to int64_t and write them only after the checks of their range; states cross to and from
    Python as int64_t arrays (load_state, below, and plies_initial).
-   PLANES: the bit planes of the grids that line tests read, where they fit 64 bits (the
-   emitter's PlaneGrid): derived from the cells, set by sync_planes and kept up to date by
-   every write into a cell; nothing but the line tests reads them (not the key). */
+   PLANES: the bit planes of the grids that line tests and threats read, where they fit 64
+   bits (the emitter's PlaneGrid): derived from the cells, set by sync_planes and kept up to date by
+   every write into a cell; nothing but line tests and threats read them (not the key). */
 typedef SLOT_TYPE slot_t;
 typedef INDEX_TYPE index_t;  /* the numbers in the tables of lines: int16_t where they fit */
 #if PLANES
@@ -235,6 +235,67 @@ static int64_t liberties(const state_t *s, int64_t slot, int64_t free_value, con
         for (int64_t j = first[cells[i]]; j < first[cells[i] + 1]; j++)
             if (s->s[near[j]] == free_value && !found[near[j]]) { found[near[j]] = 1; total++; }
     return total;
+}
+
+/* threats(g, v, k, free) over the cells, where the grid has no bit planes for it: the cells of
+   the rows x cols grid at offset that hold free and have, along one of the four directions,
+   k - 1 cells holding value before and after them together. Each line of the grid in each
+   direction is walked twice: forward, noting the run of value just before each cell (back),
+   then backward, counting the run just after it. */
+static int64_t threats_scan(const state_t *s, int64_t offset, int rows, int cols, int k,
+                            int64_t value, int64_t free_value)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    const slot_t *g = s->s + offset;
+    int64_t cells = (int64_t)rows * cols, found = 0;
+    if (k <= 1) {
+        for (int64_t i = 0; i < cells; i++) found += g[i] == free_value;
+        return found;
+    }
+    unsigned char hit[SLOTS];  /* the cells counted: a cell may complete lines two ways */
+    int back[SLOTS];  /* by position along the line walked (a line is shorter than SLOTS) */
+    memset(hit, 0, (size_t)cells);
+    for (int d = 0; d < 4; d++) {
+        if ((dr[d] && rows < k) || (dc[d] && cols < k)) continue;  /* no k in a row this way */
+        int64_t step = (int64_t)dr[d] * cols + dc[d];
+        /* the lines start on the top row (going down) and on the side they leave from */
+        int top = dr[d] ? cols : 0, starts = top + (dc[d] ? rows - dr[d] : 0);
+        for (int i = 0; i < starts; i++) {
+            int r = i < top ? 0 : i - top + dr[d], c = i < top ? i : (dc[d] > 0 ? 0 : cols - 1);
+            int n = dr[d] ? rows - r : cols;  /* the line's length */
+            if (dc[d] > 0 && cols - c < n) n = cols - c;
+            if (dc[d] < 0 && c + 1 < n) n = c + 1;
+            if (n < k) continue;
+            int64_t at = (int64_t)r * cols + c;
+            int run = 0;
+            for (int j = 0; j < n; j++, at += step) {
+                back[j] = run;
+                run = g[at] == value ? run + 1 : 0;
+            }
+            run = 0;
+            for (int j = n - 1; j >= 0; j--) {
+                at -= step;
+                int64_t held = g[at];
+                if (held == free_value && back[j] + run >= k - 1) hit[at] = 1;
+                run = held == value ? run + 1 : 0;
+            }
+        }
+    }
+    for (int64_t i = 0; i < cells; i++) found += hit[i];
+    return found;
+}
+
+/* the number of bits set: one instruction where the compiler may use it, else a few shifts */
+static inline int64_t bit_count(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int64_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 /* a stable insertion sort of n tuples of `width` values by their keys */

@@ -15,11 +15,15 @@ from __future__ import annotations
 import contextlib
 
 from plies.backends.python.codegen.writer import CodeWriter, literal, string
-from plies.lowering import ir
+from plies.lowering import ir, layout
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines), and most values of a
 fixed domain listed as literals rather than a range."""
+
+THREAT_TABLE_SLOTS = 40_000
+"""Most slots in the table ``threats`` reads (the cells around each cell of a grid); past it,
+the grid is scanned when the test runs."""
 
 _FUNCTIONS = {"any": "any", "all": "all", "sum": "sum", "min": "minimum", "max": "maximum"}
 _OPERATORS = {"div": "int_div", "mod": "modulo", "/": "divide"}
@@ -233,6 +237,22 @@ class ExpressionWriter(CodeWriter):
         table = self.neighbour_table(node.neighbours)
         return (f"liberties({self.whole_state()}, {self.index(node.slot)}, "
                 f"{self.expr(node.free)}, {table})")
+
+    def visit_Threats(self, node: ir.Threats) -> str:
+        value, free = self.expr(node.value), self.expr(node.free)
+        offset, rows, cols = node.grid
+        if rows * cols * 8 * min(node.length - 1, max(rows, cols)) > THREAT_TABLE_SLOTS:
+            # the table of the cells around each cell would be too large: a scan
+            return (f"threats_scan({self.whole_state()}, {value}, {free}, {offset}, {rows}, "
+                    f"{cols}, {node.length})")
+        key = ("threats", node.grid, node.length)
+        name = self.tables.get(key)
+        if name is None:
+            cells = layout.threat_rays(node.grid, node.length)
+            name = self.tables[key] = f"THREATS_{len(self.tables)}"
+            self.pending.append([f"{name} = {literal(cells)}  # the cells around each cell of "
+                                 f"{self.game.slots[offset].var}, {node.length} in a row", ""])
+        return f"threats({self.whole_state()}, {value}, {free}, {name}, {node.length - 1})"
 
     def visit_Line(self, node: ir.Line) -> str:
         value = self.expr(node.value)

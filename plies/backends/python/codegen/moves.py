@@ -158,7 +158,7 @@ def _reads_only(node, written) -> bool:
     nothing that reads the whole state."""
     if isinstance(node, ir.Slot):
         return isinstance(node.index, ir.Const) and node.index.value not in written
-    if isinstance(node, (ir.Invoke, ir.Line, ir.Connects, ir.Liberties, ir.Fold)):
+    if isinstance(node, (ir.Invoke, ir.Line, ir.Connects, ir.Liberties, ir.Threats, ir.Fold)):
         return False
     if isinstance(node, ir.Expr):
         return all(_reads_only(value, written) for value in vars(node).values()
