@@ -211,7 +211,7 @@ ALLOWED_ATTRIBUTES = {"kind", "args", "append"}
 GENERATED = re.compile(
     r"(v|def)_\w+|_?[a-z]\w*_\d+|[A-Z][A-Z_]*(_\d+)?|state|s|moves|move|again|event|cell|cells|"
     r"value|step|initial_state|setup|to_move|actions|result|successors|is_terminal|utility|outcome|"
-    r"chance_outcomes|evaluate|label|child|edges|node|i|arguments|x|expand|[sw]\d+")
+    r"chance_outcomes|evaluate|prefer|label|child|edges|node|i|arguments|x|expand|[sw]\d+")
 
 
 def test_generated_code_uses_only_runtime_builtins_and_a_few_attributes():
