@@ -47,8 +47,9 @@ def grids(model) -> dict:
 
 
 def test_grids_that_fit_get_planes_for_the_values_looked_for():
+    # red and yellow for its line tests, empty for its prefer's threats(board, p, 4, empty)
     connect4 = grids(plies.load("connect4", width=6, height=5))
-    assert [(g.rows, g.cols, len(g.values)) for g in connect4.values()] == [(5, 6, 2)]
+    assert [(g.rows, g.cols, len(g.values)) for g in connect4.values()] == [(5, 6, 3)]
     assert [(g.rows, g.cols) for g in grids(plies.load("connect4")).values()] == [(6, 7)]
     assert [(g.rows, g.cols) for g in grids(plies.load("tictactoe")).values()] == [(3, 3)]
     # 8 columns of 7 cells and a guard bit: exactly 64 bits
@@ -72,8 +73,8 @@ def test_grids_too_large_keep_the_tests_over_the_cells(name, params):
 
 def test_planes_are_used_where_they_are_kept():
     source = emit(lower(plies.load("connect4", width=6, height=5).checked))
-    assert "#define PLANES 2" in source
-    assert "plane_lines_5_6_4(" in source and "line_through(s" not in source
+    assert "#define PLANES 3" in source
+    assert "plane_lines_5_6_4(" in source and "plane_threats_5_6_4(" in source and "line_through(s" not in source
 
 
 def test_only_the_standard_lines_are_shift_tests():

@@ -44,6 +44,7 @@ Yellow's (a count of threats, written in the game)."""
 GAMES = [
     ("tictactoe", {}, OPEN_LINES, (0, 3)),
     ("connect4", dict(width=5, height=4), THREES, (3, 7)),
+    ("connect4", dict(width=5, height=4), None, (3, 7)),  # the file's own: threats(...)
     ("kalah", dict(pits=3, seeds=3), "prefer store[south] - store[north]\n", (0, 3)),  # again
     ("piglet", {}, "prefer score[A] - score[B] + left mod 3\n", (0, 3)),  # chance
     ("gomoku", dict(width=3, height=3, k=3), "prefer -turn_count\ndef turn_count = "
@@ -52,9 +53,19 @@ GAMES = [
 """Games with a prefer line, and how many random moves (at least, at most) make a position."""
 
 
-def with_prefer(name: str, params: dict, extra: str):
+def without_prefer(name: str) -> str:
+    """A shipped game's text without its own prefer line (games/connect4.game has one)."""
     text = plies.load(name).checked.source
-    return load_source(text + extra, f"{name}.game", **params)
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.startswith("prefer "))
+
+
+def with_prefer(name: str, params: dict, extra: str):
+    """The shipped game with ``extra`` (a prefer line) in place of its own; with ``extra``
+    None, the game as shipped."""
+    if extra is None:
+        return plies.load(name, **params)
+    return load_source(without_prefer(name) + extra, f"{name}.game", **params)
 
 
 def counts(result) -> tuple:
@@ -63,7 +74,7 @@ def counts(result) -> tuple:
 
 
 @pytest.mark.parametrize(("name", "params", "extra", "moves"), GAMES,
-                         ids=[g for g, _, _, _ in GAMES])
+                         ids=[g + ("-file" if e is None else "") for g, _, e, _ in GAMES])
 def test_random_positions_count_the_same_nodes(native, name, params, extra, moves):
     model = with_prefer(name, params, extra)
     assert model.prefer is not None
@@ -92,9 +103,10 @@ def test_random_positions_count_the_same_nodes(native, name, params, extra, move
     ("tictactoe", {}, OPEN_LINES, True, 2_215, 1_151),
     ("tictactoe", {}, OPEN_LINES, False, 4_288, 2_409),
     ("connect4", dict(width=5, height=4), THREES, True, 148_296, 121_311),
+    ("connect4", dict(width=5, height=4), None, True, 148_296, 119_865),
 ])
 def test_the_order_pays_in_both_back_ends(native, name, params, extra, table, plain, ordered):
-    for model, nodes in ((plies.load(name, **params), plain),
+    for model, nodes in ((load_source(without_prefer(name), f"{name}.game", **params), plain),
                          (with_prefer(name, params, extra), ordered)):
         python = model.solve("auto", use_table=table)
         c = native(model).solve("auto", use_table=table)
