@@ -207,6 +207,12 @@ def index_type(most: int) -> str:
     return "int64_t"
 
 
+def alternates(game: ir.Game) -> bool:
+    """Whether the players always take turns: no chance events and no move that can keep the
+    turn (``again``). Then a state is only ever reached by a move of the other player."""
+    return not game.chances and not any(m.keeps_turn or m.turn_flags for m in game.moves)
+
+
 def max_args(game: ir.Game) -> int:
     """The most arguments of a move or a chance outcome (MAXARGS, at least 1)."""
     return max([len(m.names) for m in game.moves] + [len(c.names) for c in game.chances] + [1])
@@ -421,6 +427,7 @@ class CEmitter:
             f"#define HAS_CHANCE {1 if game.chances else 0}",
             f"#define HAS_BOUNDS {1 if game.bounds else 0}",
             f"#define HAS_PREFER {1 if game.prefer is not None else 0}",
+            f"#define ALTERNATES {1 if alternates(game) else 0}",
             f"#define BOUND_LOW {game.bounds[0] if game.bounds else 0}LL",
             f"#define BOUND_HIGH {game.bounds[1] if game.bounds else 0}LL",
             f"#define SCALE_HIGH {scale >> 64}ULL",

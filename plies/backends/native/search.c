@@ -628,6 +628,22 @@ static value_t chance_value(const state_t *s, value_t alpha, value_t beta, int p
     return total / d;
 }
 
+#if HAS_BOUNDS
+/* IMMEDIATE WINS (value, below): 1 when the player to move in s can end the game at once at
+   their best bound, the line then that move; else 0, with the children made in *made. */
+static int opponent_wins(const state_t *s, ply_t *p, int maximizing, int *made)
+{
+    expansion_t y = {p->buf, 0, MODE_PEEK, 0, 0, 0, 0, -1, maximizing ? BOUND_HIGH : BOUND_LOW};
+    if (expand(s, &y)) {
+        p->pv[0] = y.n - 1;
+        p->pv_len = 1;
+        return 1;
+    }
+    *made = y.n;
+    return 0;
+}
+#endif
+
 /* above: the player who moved to this state (1: MAX, -1: MIN, 0: none, at the root and below
    a chance event) */
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
@@ -642,6 +658,28 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     uint64_t hash = at->hash;
     int keyed = at->keyed, best = -1;
     p->markable = p->marked = 0;
+    int player = to_move(s);
+    int maximizing = player == 1;
+    /* IMMEDIATE WINS, as replies() in plies/solvers/search.py: a state where the opponent of
+       the player above can end the game at once at their best bound (the utility bound) is
+       worth that bound, and is neither counted past itself nor stored. Its children are made
+       without counting them, up to the first such win (its line is then that move); a state
+       without one is searched with them, counted as if made now. So a move that lets the
+       opponent win at once is refused (in Connect Four: no disc below the opponent's four,
+       and a single threat answered at once), and a node whose moves are all refused is lost.
+       Where the players always take turns (ALTERNATES) this comes before the table: a
+       refused state is never stored, so its probe would always miss (Connect Four 7x5 and
+       6x5 about 12% faster, the same nodes; Othello 6x6 no change). Where a state can also
+       be reached after a chance outcome or an `again`, and stored from there, the table
+       answers first, as in Python, so that both back ends count the same nodes. */
+    int made = -1;
+#if HAS_BOUNDS
+    int asked = above && above != player;
+    if (ALTERNATES && asked && opponent_wins(s, p, maximizing, &made))
+        return maximizing ? high_value : low_value;
+#else
+    (void)above;
+#endif
     known_t old, *known = NULL;
     if (keyed && probe(key, hash, &old)) {
         known = &old;
@@ -654,34 +692,15 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         if (old.upper < beta) beta = old.upper;
         best = old.best;
     }
-    int player = to_move(s);
     if (player == 0) {
         value_t v = chance_value(s, alpha, beta, ply);
         if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, me->nodes - visited);
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
     }
-    int maximizing = player == 1;
-    /* IMMEDIATE WINS, as replies() in plies/solvers/search.py: a state where the opponent of
-       the player above can end the game at once at their best bound (the utility bound) is
-       worth that bound, and is neither counted past itself nor stored. Its children are made
-       without counting them, up to the first such win (its line is then that move); a state
-       without one is searched with them, counted as if made now. So a move that lets the
-       opponent win at once is refused (in Connect Four: no disc below the opponent's four,
-       and a single threat answered at once), and a node whose moves are all refused is lost. */
-    int made = -1;
 #if HAS_BOUNDS
-    if (above && above != player) {
-        expansion_t y = {p->buf, 0, MODE_PEEK, 0, 0, 0, 0, -1, maximizing ? BOUND_HIGH : BOUND_LOW};
-        if (expand(s, &y)) {
-            p->pv[0] = y.n - 1;
-            p->pv_len = 1;
-            return maximizing ? high_value : low_value;
-        }
-        made = y.n;
-    }
-#else
-    (void)above;
+    if (!ALTERNATES && asked && opponent_wins(s, p, maximizing, &made))
+        return maximizing ? high_value : low_value;
 #endif
     p->hash = hash;
     p->markable = keyed && ply < BUSY_PLIES;
