@@ -213,23 +213,22 @@ def write_evaluate(w: StatementWriter) -> None:
 def write_prefer(w: StatementWriter) -> None:
     """``prefer(state)``, when the game declares its move order (``auto`` searches the
     children best for the player choosing first, by this number)."""
-    if w.game.prefer is None:
-        return
-    w.writeline("def prefer(state):")
-    w.indent()
-    w.writeline(f"return {w.expr(w.game.prefer)}", w.game.spans["prefer"])
-    w.outdent()
-    w.blank()
+    write_declared(w, "prefer", w.game.prefer)
 
 
 def write_tier(w: StatementWriter) -> None:
     """``tier(state)``, when the game declares its tier (solving by tiers finds one
     otherwise, or uses one tier)."""
-    if w.game.tier is None:
+    write_declared(w, "tier", w.game.tier)
+
+
+def write_declared(w: StatementWriter, name: str, expr) -> None:
+    """``name(state)`` returning the declared ``expr``, if the game declares one."""
+    if expr is None:
         return
-    w.writeline("def tier(state):")
+    w.writeline(f"def {name}(state):")
     w.indent()
-    w.writeline(f"return {w.expr(w.game.tier)}", w.game.spans["tier"])
+    w.writeline(f"return {w.expr(expr)}", w.game.spans[name])
     w.outdent()
     w.blank()
 
