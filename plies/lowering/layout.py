@@ -25,6 +25,9 @@ UNROLL_ARGUMENTS = 200
 
 # ---- grids ------------------------------------------------------------------------------------
 
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+"""The four directions of k cells in a row: along a row, down a column, both diagonals."""
+
 
 def grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
     """The slots of every k cells in a row, column or diagonal of a grid variable."""
@@ -32,7 +35,7 @@ def grid_lines(info: VarInfo, k: int) -> tuple[tuple[int, ...], ...]:
     lines = []
     for r in range(rows):
         for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for dr, dc in DIRECTIONS:
                 end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                 if 0 <= end_r < rows and 0 <= end_c < cols:
                     lines.append(tuple(info.offset + (r + dr * i) * cols + (c + dc * i)
@@ -44,10 +47,6 @@ def line_count(rows: int, cols: int, k: int) -> int:
     """How many k-in-a-row lines a rows x cols grid has (rows, columns, both diagonals)."""
     across, down = max(cols - k + 1, 0), max(rows - k + 1, 0)
     return rows * across + cols * down + 2 * across * down if k > 1 else rows * cols * 4
-
-
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-"""The four directions of k cells in a row: along a row, down a column, both diagonals."""
 
 
 def threat_rays(grid: tuple[int, int, int], k: int):

@@ -245,6 +245,19 @@ class PlaneGrid:
     def holds(self, slot: int) -> bool:
         return self.offset <= slot < self.offset + self.rows * self.cols
 
+    def steps(self, length: int) -> list[int]:
+        """The shifts along which ``length`` cells in a row fit the grid: down a column, along
+        a row, then the two diagonals."""
+        h = self.rows + 1
+        steps = []
+        if self.rows >= length:
+            steps.append(1)  # down a column
+        if self.cols >= length:
+            steps.append(h)  # along a row
+        if self.rows >= length and self.cols >= length:
+            steps += [h + 1, h - 1]  # the diagonals
+        return steps
+
 
 def standard_lines(grid: tuple[int, int, int], length: int) -> set[frozenset[int]]:
     """The cells of every ``length`` cells in a row, a column or a diagonal of a grid
@@ -491,21 +504,9 @@ class CEmitter:
         self.level -= 1
         self.line("}")
         self.line("")
-        self.line("static int64_t evaluate(const state_t *s)")
-        self.line("{")
-        self.level += 1
-        self.line(f"return {self.expr(game.evaluate) if game.evaluate else '0'};")
-        self.level -= 1
-        self.line("}")
-        self.line("")
+        self.returning("evaluate", self.expr(game.evaluate) if game.evaluate else "0")
         if game.prefer is not None:  # the move order (HAS_PREFER): search.c sorts by it
-            self.line("static int64_t prefer_of(const state_t *s)")
-            self.line("{")
-            self.level += 1
-            self.line(f"return {self.expr(game.prefer)};")
-            self.level -= 1
-            self.line("}")
-            self.line("")
+            self.returning("prefer_of", self.expr(game.prefer))
         self.expand()
         self.chance_expand()
         self.pack_key()
@@ -559,15 +560,8 @@ class CEmitter:
         if ("function", name) in self.table_names:
             return name
         self.table_names[("function", name)] = name
-        steps = []
-        if rows >= length:
-            steps.append(1)  # down a column
-        if cols >= length:
-            steps.append(h)  # along a row
-        if rows >= length and cols >= length:
-            steps += [h + 1, h - 1]  # the diagonals
         body = []
-        for step in steps:
+        for step in grid.steps(length):
             body.append("m = p;")
             run = 1
             while 2 * run <= length:
@@ -582,6 +576,14 @@ class CEmitter:
             f"    uint64_t m, r = 0; (void)m;\n    {' '.join(body)}\n    return r != 0;\n}}")
         return name
 
+    def returning(self, name: str, code: str) -> None:
+        """``static int64_t name(const state_t *s)`` returning the C expression ``code``."""
+        self.line(f"static int64_t {name}(const state_t *s)")
+        self.line("{")
+        self.line(f"    return {code};")
+        self.line("}")
+        self.line("")
+
     def plane_threats(self, grid: PlaneGrid, length: int) -> str:
         """The name of a C function: how many cells set in a plane ``f`` of ``grid`` have,
         along a row, a column or a diagonal, ``length`` - 1 cells set in a plane ``v`` around
@@ -595,16 +597,9 @@ class CEmitter:
         if ("function", name) in self.table_names:
             return name
         self.table_names[("function", name)] = name
-        steps = []
-        if length > 1 and rows >= length:
-            steps.append(1)  # down a column
-        if length > 1 and cols >= length:
-            steps.append(h)  # along a row
-        if length > 1 and rows >= length and cols >= length:
-            steps += [h + 1, h - 1]  # the diagonals
         need = length - 1
         body = []
-        for step in steps:
+        for step in grid.steps(length) if length > 1 else ():
             # the shifts stay below 64: k cells in a row fit the grid in this direction
             assert need * step < PLANE_BITS
             before = [f"a{j} = {f'a{j - 1} & ' if j > 1 else ''}(v << {j * step})"

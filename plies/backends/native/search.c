@@ -22,6 +22,13 @@ static int to_move(const state_t *s)
 /* a state's key in the table, its hash, and whether it could be packed */
 struct lookup { uint64_t key[KEY_WORDS]; uint64_t hash; int keyed; };
 
+#if HAS_PREFER
+/* a child to sort by prefer_of: its number, ascending best first (for MAX the number's
+   complement ~n = -n - 1, which reverses the order and cannot overflow), its place before the
+   sort (ties keep it) and its index among the children */
+struct preferred { int64_t number; int32_t place, child; };
+#endif
+
 typedef struct ply {
     child_t *buf;
     int32_t *order;
@@ -34,7 +41,7 @@ typedef struct ply {
     int64_t killer_args[MAXARGS];
     struct lookup *keys;  /* the children's table keys, made before any child is searched */
 #if HAS_PREFER
-    int64_t *prefs;       /* the children's prefer_of, by their place in the order */
+    struct preferred *prefs;  /* the children to sort by prefer_of (prefer_order) */
 #endif
 } ply_t;
 
@@ -49,7 +56,7 @@ static ply_t *ply_at(int ply)
         p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
         int made = p->buf && p->order && p->keys;
 #if HAS_PREFER
-        p->prefs = malloc(sizeof(int64_t) * (size_t)MOVES);
+        p->prefs = malloc(sizeof(struct preferred) * (size_t)MOVES);
         made = made && p->prefs;
         if (!made) free(p->prefs);
 #endif
@@ -461,9 +468,6 @@ static void store(const uint64_t *key, uint64_t hash, const known_t *old, int ma
 }
 
 #if HAS_PREFER
-/* a child to sort, where there are many: its number (negated for MAX) and its place */
-struct preferred { int64_t number; int32_t place, child; };
-
 static int by_number(const void *a, const void *b)
 {
     const struct preferred *x = a, *y = b;
@@ -474,43 +478,33 @@ static int by_number(const void *a, const void *b)
 /* PREFER, as preferred() in plies/solvers/search.py: the order's places from..count-1 sorted
    by the game's number of each child, highest first for MAX and lowest first for MIN, ties
    in the order they had (stable: an insertion sort, as nodes have few children; past
-   SORT_FEW of them, qsort on the numbers and places). While a child's number is computed, the
-   path ends with it: a rule failing there is reported after that child's move, as in
-   Python. */
+   SORT_FEW of them, qsort on the numbers and places), in the ply's own buffer. While a
+   child's number is computed, the path ends with it: a rule failing there is reported after
+   that child's move, as in Python. */
 #define SORT_FEW 64
 static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
 {
-    for (int k = from; k < count; k++) {
-        me->path[ply] = p->order[k];
+    struct preferred *sorted = p->prefs;
+    int n = count - from;
+    for (int k = 0; k < n; k++) {
+        int32_t child = p->order[from + k];
+        me->path[ply] = child;
         me->path_ply = ply + 1;
-        p->prefs[k] = prefer_of(&p->buf[p->order[k]].st);
+        int64_t number = prefer_of(&p->buf[child].st);
+        sorted[k] = (struct preferred){maximizing ? ~number : number, k, child};
     }
     me->path_ply = ply;
-    if (count - from > SORT_FEW) {
-        struct preferred *many = malloc(sizeof(struct preferred) * (size_t)(count - from));
-        if (!many) fault(F_MEMORY, -1, 0, 0);
-        for (int k = from; k < count; k++) {
-            int64_t number = p->prefs[k];  /* MAX: negated, the least number the greatest */
-            if (maximizing) number = number == INT64_MIN ? INT64_MAX : -number;
-            many[k - from] = (struct preferred){number, k, p->order[k]};
+    if (n > SORT_FEW) {
+        qsort(sorted, (size_t)n, sizeof *sorted, by_number);
+    } else {
+        for (int k = 1; k < n; k++) {
+            struct preferred next = sorted[k];
+            int j = k;
+            for (; j > 0 && sorted[j - 1].number > next.number; j--) sorted[j] = sorted[j - 1];
+            sorted[j] = next;
         }
-        qsort(many, (size_t)(count - from), sizeof *many, by_number);
-        for (int k = from; k < count; k++) p->order[k] = many[k - from].child;
-        free(many);
-        return;
     }
-    for (int k = from + 1; k < count; k++) {
-        int32_t child = p->order[k];
-        int64_t number = p->prefs[k];
-        int j = k;
-        while (j > from && (maximizing ? p->prefs[j - 1] < number : p->prefs[j - 1] > number)) {
-            p->order[j] = p->order[j - 1];
-            p->prefs[j] = p->prefs[j - 1];
-            j--;
-        }
-        p->order[j] = child;
-        p->prefs[j] = number;
-    }
+    for (int k = 0; k < n; k++) p->order[from + k] = sorted[k].child;
 }
 #endif
 
