@@ -221,8 +221,11 @@ static uint64_t table_slots, table_count, table_most_slots;
 static int use_table;
 
 /* With threads, the table is shared without locks (as chess engines share theirs): it has a
-   fixed size, a state lives in one of the PROBES slots from its hash (a full bucket gives up
-   its cheapest entry), and every word is read and written whole. An entry of more than one
+   fixed size, a state lives in one of the PROBES slots of its bucket (a full bucket gives up
+   its cheapest entry), and every word is read and written whole. The buckets are aligned
+   (PROBES slots from a multiple of PROBES): a 16-byte entry's bucket is one cache line, the
+   line key_of asks for ahead (unaligned, three buckets in four spanned two lines, and the
+   second was never asked for). An entry of more than one
    word has its first word stored XOR a mix of the others (a bijection of a 2-word entry's
    second word), so that an entry read while another thread wrote it (some words old, some
    new) decodes to a first word that does not hold the state's key: not a hit. */
@@ -237,10 +240,22 @@ static inline uint64_t rest_mix(const uint64_t *w)
     return h ^ (h >> 32);  /* 0 for one word, or all others 0: an empty entry reads empty */
 }
 
-static inline void shared_load(const entry_t *e, entry_t *copy)
+#define FIRST_(a, ...) a
+#define FIRST(...) FIRST_(__VA_ARGS__)
+
+/* An entry's words, its first decoded: 0 for an empty slot (found, where the work is not in
+   the first word, without decoding: most slots a probe reads in a growing table are empty). */
+static inline int shared_load(const entry_t *e, entry_t *copy)
 {
     for (int i = 0; i < ENTRY_WORDS; i++) copy->w[i] = __atomic_load_n(&e->w[i], __ATOMIC_RELAXED);
+    if (FIRST(WORK_AT) != 0 && !used_entry(copy)) return 0;
     copy->w[0] ^= rest_mix(copy->w);
+    return used_entry(copy);
+}
+
+static inline uint64_t bucket_of(uint64_t hash)
+{
+    return hash & (table_slots - 1) & ~(uint64_t)(PROBES - 1);
 }
 
 static inline void shared_write(entry_t *e, const entry_t *plain)
@@ -264,10 +279,10 @@ static int probe(const uint64_t *key, uint64_t hash, known_t *found)
 {
     uint64_t mask = table_slots - 1;
     if (shared_table) {
+        entry_t *bucket = &table[bucket_of(hash)];
         for (int k = 0; k < PROBES; k++) {
             entry_t copy;
-            shared_load(&table[(hash + k) & mask], &copy);
-            if (!used_entry(&copy) || !key_matches(&copy, key)) continue;
+            if (!shared_load(&bucket[k], &copy) || !key_matches(&copy, key)) continue;
             entry_read(&copy, found);
             return 1;
         }
@@ -296,12 +311,11 @@ static void add_entries(void)
    one, else the one whose subtree took the least work. */
 static void shared_store(const uint64_t *key, uint64_t hash, const entry_t *fresh)
 {
-    uint64_t mask = table_slots - 1, least = UINT64_MAX;
-    entry_t *mine = NULL, *empty = NULL, *cheapest = NULL;
+    uint64_t least = UINT64_MAX;
+    entry_t *mine = NULL, *empty = NULL, *cheapest = NULL, *bucket = &table[bucket_of(hash)];
     for (int k = 0; k < PROBES; k++) {
-        entry_t *e = &table[(hash + k) & mask], copy;
-        shared_load(e, &copy);
-        uint64_t work = FIELD(copy.w, WORK_AT);
+        entry_t *e = &bucket[k], copy;
+        uint64_t work = shared_load(e, &copy) ? FIELD(copy.w, WORK_AT) : 0;
         if (!work) { if (!empty) empty = e; continue; }
         if (key_matches(&copy, key)) { mine = e; break; }
         if (work < least) { least = work; cheapest = e; }
@@ -1076,19 +1090,17 @@ static void start_growth(int count)
 #define MOVE_SHARE 4096
 static void help_move(void)
 {
-    uint64_t mask = table_slots - 1;
     for (;;) {
         uint64_t from = __atomic_fetch_add(&moving_next, MOVE_SHARE, __ATOMIC_RELAXED);
         if (from >= moving_slots) break;
         uint64_t to = from + MOVE_SHARE < moving_slots ? from + MOVE_SHARE : moving_slots;
         for (uint64_t i = from; i < to; i++) {
             entry_t copy, none;
-            shared_load(&table[i], &copy);
-            if (!used_entry(&copy)) continue;
+            if (!shared_load(&table[i], &copy)) continue;
             uint64_t key[KEY_WORDS], hash;
             entry_key(&copy, key);
             hash = key_hash(key);
-            if (((i - hash) & mask) < PROBES) continue;  /* in its bucket still */
+            if (bucket_of(hash) == (i & ~(uint64_t)(PROBES - 1))) continue;  /* in its bucket still */
             memset(&none, 0, sizeof none);
             shared_write(&table[i], &none);
             me->new_entries--;
