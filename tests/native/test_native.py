@@ -142,16 +142,33 @@ def test_othello_6x6_endgame_agrees_with_python(native):
 
 def test_table_keys_pack_each_slot_into_the_bits_it_needs():
     from plies.lowering import lower
-    from plies.backends.native.emit import key_fields
-    fields = key_fields(lower(plies.load("connect4", width=6, height=5).checked))
-    # the turn in 1 bit, 30 cells of 3 symbols in 2 bits each, 6 heights (0..5) in 3 bits
+    from plies.backends.native.emit import key_parts
+    parts = key_parts(lower(plies.load("connect4", width=6, height=5).checked))
+    # the turn in 1 bit; the 30 cells of 3 symbols from two of their bit planes (red, yellow:
+    # a cell in neither is empty), a column of 5 cells at a time; 6 heights (0..5) in 3 bits
     # each: 79 bits, two words (the first height fills the first), no field across a word
-    assert fields[0] == (0, 0, 1, 1)
-    assert fields[1] == (0, 1, 1, 2)
-    assert fields[31] == (0, 61, 0, 5)
-    assert [word for word, *_ in fields].count(0) == 1 + 30 + 1
+    sources = [source for source, _ in parts]
+    fields = [field for _, field in parts]
+    assert sources[0] == ("slot", 0) and fields[0] == (0, 0, 1, 1)
+    assert sources[1:13] == [("plane", j, c, 5) for j in (0, 1) for c in range(6)]
+    assert fields[1] == (0, 1, 0, 31) and fields[12] == (0, 56, 0, 31)
+    assert sources[13:] == [("slot", k) for k in range(31, 37)]
+    assert fields[13] == (0, 61, 0, 5)
+    assert [word for word, *_ in fields].count(0) == 1 + 12 + 1
     assert all(shift + max(1, span.bit_length()) <= 64 for _, shift, _, span in fields)
     assert fields[-1][0] == 1
+
+
+def test_a_grid_whose_planes_do_not_tell_its_values_apart_is_packed_cell_by_cell():
+    from plies.lowering import lower
+    from plies.backends.native.emit import key_parts
+    # tic-tac-toe's line tests look for x and o only: a cell in neither plane is empty, so
+    # the planes tell the three values apart
+    ttt = [source for source, _ in key_parts(lower(plies.load("tictactoe").checked))]
+    assert ("plane", 0, 0, 3) in ttt
+    # othello's cells have no planes at all (no line test or threats): cell by cell
+    othello = [source for source, _ in key_parts(lower(plies.load("othello", size=6).checked))]
+    assert all(kind == "slot" for kind, *_ in othello)
 
 
 WIDE = """

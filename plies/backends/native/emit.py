@@ -97,18 +97,70 @@ with a value outside that is searched without the table."""
 
 
 def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
-    """Where each slot goes in the table's packed key: (word, shift, least value, width - 1),
-    a field never crossing a 64-bit word."""
-    fields, word, shift = [], 0, 0
-    for slot in game.slots:
-        lo, hi = slot.holds if slot.holds is not None else \
-            (-(1 << (UNKNOWN_BITS - 1)), (1 << (UNKNOWN_BITS - 1)) - 1)
-        bits = max(1, (hi - lo).bit_length())
+    """Where each part of the table's packed key goes: (word, shift, least value, width - 1),
+    a field never crossing a 64-bit word (``key_parts`` says what each one holds)."""
+    return [field for _, field in key_parts(game)]
+
+
+def key_parts(game: ir.Game) -> list[tuple[tuple, tuple[int, int, int, int]]]:
+    """The table's packed key, part by part in the order of the slots: ``(("slot", k),
+    field)`` for a slot, in the bits its range needs, or, for the cells of a grid kept as bit
+    planes whose values the planes tell apart (``key_planes``), ``(("plane", j, c, rows),
+    field)`` for column c of plane j: the grid packed plane by plane, a column at a time (a
+    few shifts and masks, where a field a cell took a dozen instructions to pack), in no more
+    bits than the cells' own fields."""
+    planes = key_planes(game)
+    parts, word, shift = [], 0, 0
+
+    def put(source, lo, span):
+        nonlocal word, shift
+        bits = max(1, span.bit_length())
         if shift + bits > 64:
             word, shift = word + 1, 0
-        fields.append((word, shift, lo, hi - lo))
+        parts.append((source, (word, shift, lo, span)))
         shift += bits
-    return fields
+
+    packed = {}
+    for grid, indices in planes.items():
+        offset, rows, cols = grid.offset, grid.rows, grid.cols
+        packed[offset] = (grid, indices)
+        packed.update({k: None for k in range(offset + 1, offset + rows * cols)})
+    for k, slot in enumerate(game.slots):
+        if k in packed:
+            if packed[k] is not None:
+                grid, indices = packed[k]
+                for j in indices:
+                    for c in range(grid.cols):
+                        put(("plane", j, c, grid.rows), 0, (1 << grid.rows) - 1)
+            continue
+        lo, hi = slot.holds if slot.holds is not None else \
+            (-(1 << (UNKNOWN_BITS - 1)), (1 << (UNKNOWN_BITS - 1)) - 1)
+        put(("slot", k), lo, hi - lo)
+    return parts
+
+
+def key_planes(game: ir.Game) -> dict["PlaneGrid", list[int]]:
+    """The grids kept as bit planes (``plane_grids``) whose cells the key packs from the
+    planes: every cell's range is known, and the planes of its values, but for at most one
+    (a cell in none of them holds that one), tell the value, in no more planes than a cell
+    has bits. The planes each grid packs (indices into the state's planes)."""
+    chosen = {}
+    for grid in plane_grids(game).values():
+        cells = range(grid.offset, grid.offset + grid.rows * grid.cols)
+        holds = [game.slots[k].holds for k in cells]
+        if None in holds:
+            continue
+        lo, hi = min(h[0] for h in holds), max(h[1] for h in holds)
+        values = set(range(lo, hi + 1))
+        planed = [v for v in grid.values if v in values]
+        if len(values - set(planed)) > 1:
+            continue
+        if values <= set(planed):
+            planed = planed[:-1]  # a cell in none of the others holds the last
+        if len(planed) > max(1, (hi - lo).bit_length()):
+            continue
+        chosen[grid] = [grid.base + grid.values.index(v) for v in planed]
+    return chosen
 
 
 def value_bits(game: ir.Game) -> int:
@@ -626,14 +678,20 @@ class CEmitter:
         slot without a known range lies outside its field (the state is then searched without
         the table). ``key_fits(s)``: 0 when a slot with one lies outside it (a root state from
         Python: the whole search then goes without the table)."""
-        fields = key_fields(self.game)
+        parts = key_parts(self.game)
         self.line("static int pack_key(const state_t *s, uint64_t *key)")
         self.line("{")
         self.level += 1
         self.line("uint64_t v;")
-        for word in range(fields[-1][0] + 1):
+        for word in range(parts[-1][1][0] + 1):
             self.line(f"key[{word}] = 0;")
-        for slot, (word, shift, lo, span) in enumerate(fields):
+        for source, (word, shift, lo, span) in parts:
+            if source[0] == "plane":  # a column of a plane, its guard bit left out
+                _, j, c, rows = source
+                self.line(f"v = (s->p[{j}] >> {c * (rows + 1)}) & {span:#x}ULL; "
+                          f"key[{word}] |= v << {shift};")
+                continue
+            slot = source[1]
             # a slot with a known range holds a value in it in every state the rules make
             # from a root that does (key_fits): only a slot without one is checked
             check = "" if self.game.slots[slot].holds is not None else \
@@ -648,9 +706,10 @@ class CEmitter:
                   "outside its range */")
         self.line("{")
         self.level += 1
-        for slot, (word, shift, lo, span) in enumerate(fields):
-            if self.game.slots[slot].holds is not None:
-                self.line(f"if ((uint64_t)s->s[{slot}] - (uint64_t)({lo}LL) > {span}ULL) "
+        for slot, held in enumerate(self.game.slots):
+            if held.holds is not None:
+                lo, hi = held.holds
+                self.line(f"if ((uint64_t)s->s[{slot}] - (uint64_t)({lo}LL) > {hi - lo}ULL) "
                           "return 0;")
         self.line("return 1;")
         self.level -= 1
