@@ -253,6 +253,14 @@ static inline int shared_load(const entry_t *e, entry_t *copy)
     return used_entry(copy);
 }
 
+/* The plain table's linear probing starts from the first slot of a cache line (LINE_SLOTS
+   entries, a power of two), the line key_of asks for ahead */
+#define LINE_SLOTS (ENTRY_WORDS == 1 ? 8 : ENTRY_WORDS == 2 ? 4 : ENTRY_WORDS == 4 ? 2 : 1)
+static inline uint64_t home_of(uint64_t hash)
+{
+    return hash & (table_slots - 1) & ~(uint64_t)(LINE_SLOTS - 1);
+}
+
 static inline uint64_t bucket_of(uint64_t hash)
 {
     return hash & (table_slots - 1) & ~(uint64_t)(PROBES - 1);
@@ -288,7 +296,7 @@ static int probe(const uint64_t *key, uint64_t hash, known_t *found)
         }
         return 0;
     }
-    for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+    for (uint64_t i = home_of(hash);; i = (i + 1) & mask) {
         entry_t *e = &table[i];
         if (!used_entry(e)) return 0;
         if (key_matches(e, key)) { entry_read(e, found); return 1; }
@@ -328,7 +336,7 @@ static void shared_store(const uint64_t *key, uint64_t hash, const entry_t *fres
 static entry_t *find(const uint64_t *key, uint64_t hash)
 {
     uint64_t mask = table_slots - 1;
-    for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+    for (uint64_t i = home_of(hash);; i = (i + 1) & mask) {
         entry_t *e = &table[i];
         if (!used_entry(e) || key_matches(e, key)) return e;
     }
@@ -405,7 +413,7 @@ static void grow(uint64_t slots)
         uint64_t key[KEY_WORDS];
         entry_key(&moving, key);
         memset(&table[i], 0, sizeof(entry_t));
-        uint64_t j = key_hash(key) & mask;
+        uint64_t j = key_hash(key) & mask & ~(uint64_t)(LINE_SLOTS - 1);
         while (j < slots && used_entry(&table[j])) j++;
         if (j < slots) table[j] = moving;
         else set_aside(&aside, &count, &room, &moving);  /* its run would wrap */
