@@ -417,7 +417,7 @@ static inline value_t scaled(int64_t utility)
     return v;
 }
 
-static int sink(expansion_t *x)
+static inline __attribute__((always_inline)) int sink(expansion_t *x)
 {
     child_t *c = &x->buf[x->n];
     c->index = x->n;

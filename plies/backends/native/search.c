@@ -45,27 +45,34 @@ typedef struct ply {
 #endif
 } ply_t;
 
-static ply_t *ply_at(int ply)
+static ply_t *new_ply(int ply);
+
+/* the buffers of a ply, made the first time a search reaches it */
+static inline ply_t *ply_at(int ply)
+{
+    if (ply < MAX_PLY && me->plies[ply]) return me->plies[ply];
+    return new_ply(ply);
+}
+
+static ply_t *new_ply(int ply)
 {
     if (ply >= MAX_PLY) fault(F_DEEP, -1, ply, 0);
-    if (!me->plies[ply]) {
-        ply_t *p = calloc(1, sizeof(ply_t));
-        if (!p) fault(F_MEMORY, -1, 0, 0);
-        p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
-        p->order = malloc(sizeof(int32_t) * (size_t)MOVES);
-        p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
-        int made = p->buf && p->order && p->keys;
+    ply_t *p = calloc(1, sizeof(ply_t));
+    if (!p) fault(F_MEMORY, -1, 0, 0);
+    p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
+    p->order = malloc(sizeof(int32_t) * (size_t)MOVES);
+    p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
+    int made = p->buf && p->order && p->keys;
 #if HAS_PREFER
-        p->prefs = malloc(sizeof(struct preferred) * (size_t)MOVES);
-        made = made && p->prefs;
-        if (!made) free(p->prefs);
+    p->prefs = malloc(sizeof(struct preferred) * (size_t)MOVES);
+    made = made && p->prefs;
+    if (!made) free(p->prefs);
 #endif
-        if (!made) {
-            free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
-        }
-        me->plies[ply] = p;
+    if (!made) {
+        free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
     }
-    return me->plies[ply];
+    me->plies[ply] = p;
+    return p;
 }
 
 static void free_plies(void)
@@ -507,26 +514,21 @@ static int by_number(const void *a, const void *b)
 static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
 {
     struct preferred *sorted = p->prefs;
+    int32_t *order = p->order + from, *path = me->path;
     int n = count - from;
+    me->path_ply = ply + 1;
     for (int k = 0; k < n; k++) {
-        int32_t child = p->order[from + k];
-        me->path[ply] = child;
-        me->path_ply = ply + 1;
-        int64_t number = prefer_of(&p->buf[child].st);
-        sorted[k] = (struct preferred){maximizing ? ~number : number, k, child};
+        path[ply] = order[k];
+        int64_t number = prefer_of(&p->buf[order[k]].st);
+        struct preferred next = {maximizing ? ~number : number, k, order[k]};
+        int j = k;
+        if (n <= SORT_FEW)  /* inserted as it comes */
+            for (; j > 0 && sorted[j - 1].number > next.number; j--) sorted[j] = sorted[j - 1];
+        sorted[j] = next;
     }
     me->path_ply = ply;
-    if (n > SORT_FEW) {
-        qsort(sorted, (size_t)n, sizeof *sorted, by_number);
-    } else {
-        for (int k = 1; k < n; k++) {
-            struct preferred next = sorted[k];
-            int j = k;
-            for (; j > 0 && sorted[j - 1].number > next.number; j--) sorted[j] = sorted[j - 1];
-            sorted[j] = next;
-        }
-    }
-    for (int k = 0; k < n; k++) p->order[from + k] = sorted[k].child;
+    if (n > SORT_FEW) qsort(sorted, (size_t)n, sizeof *sorted, by_number);
+    for (int k = 0; k < n; k++) order[k] = sorted[k].child;
 }
 #endif
 
