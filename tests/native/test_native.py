@@ -142,30 +142,47 @@ def test_othello_6x6_endgame_agrees_with_python(native):
 
 def test_table_keys_pack_each_slot_into_the_bits_it_needs():
     from plies.lowering import lower
-    from plies.backends.native.emit import key_parts
-    parts = key_parts(lower(plies.load("connect4", width=6, height=5).checked))
-    # the turn in 1 bit; the 30 cells of 3 symbols from two of their bit planes (red, yellow:
-    # a cell in neither is empty), a column of 5 cells at a time; 6 heights (0..5) in 3 bits
-    # each: 79 bits, two words (the first height fills the first), no field across a word
+    from plies.backends.native.emit import entry_layout, key_parts
+    game = lower(plies.load("connect4", width=7, height=6).checked)
+    parts = key_parts(game)
+    # the turn in 1 bit; the 42 cells of 3 symbols from two of their bit planes (red, yellow:
+    # a cell in neither is empty), a column of 6 cells at a time (whole planes, guard bits
+    # and all, would take a third word); 7 heights (0..6) in 3 bits each: 106 bits, two
+    # words, no field across a word
     sources = [source for source, _ in parts]
     fields = [field for _, field in parts]
     assert sources[0] == ("slot", 0) and fields[0] == (0, 0, 1, 1)
-    assert sources[1:13] == [("plane", j, c, 5) for j in (0, 1) for c in range(6)]
-    assert fields[1] == (0, 1, 0, 31) and fields[12] == (0, 56, 0, 31)
-    assert sources[13:] == [("slot", k) for k in range(31, 37)]
-    assert fields[13] == (0, 61, 0, 5)
-    assert [word for word, *_ in fields].count(0) == 1 + 12 + 1
+    assert sources[1:15] == [("plane", j, c, 6) for j in (0, 1) for c in range(7)]
+    assert fields[1] == (0, 1, 0, 63)
+    assert sources[15:] == [("slot", k) for k in range(43, 50)]
     assert all(shift + max(1, span.bit_length()) <= 64 for _, shift, _, span in fields)
     assert fields[-1][0] == 1
+    assert entry_layout(game, key_parts(game, whole=True))[0] == 3
+    assert entry_layout(game)[0] == 2
 
 
-def test_a_grid_whose_planes_do_not_tell_its_values_apart_is_packed_cell_by_cell():
+def test_whole_planes_go_into_the_key_where_the_entry_keeps_its_size():
+    from plies.lowering import lower
+    from plies.backends.native.emit import entry_layout, key_parts
+    game = lower(plies.load("connect4", width=6, height=5).checked)
+    parts = key_parts(game)
+    # 6x5: each plane is 36 bits with its guard bits, copied whole: 1 + 36 bits, then 36 +
+    # 6 heights of 3 bits, still two words and the same work code as columns would give
+    assert [source for source, _ in parts[:3]] == [
+        ("slot", 0), ("plane", 0, None, 5), ("plane", 1, None, 5)]
+    assert parts[1][1] == (0, 1, 0, 2**36 - 1) and parts[2][1] == (1, 0, 0, 2**36 - 1)
+    columns = entry_layout(game, key_parts(game, whole=False))
+    assert entry_layout(game)[0] == columns[0] == 2
+    assert entry_layout(game)[2]["WORK_M"] == columns[2]["WORK_M"]
+
+
+def test_a_grid_is_packed_from_its_planes_only_where_they_tell_its_values_apart():
     from plies.lowering import lower
     from plies.backends.native.emit import key_parts
     # tic-tac-toe's line tests look for x and o only: a cell in neither plane is empty, so
     # the planes tell the three values apart
     ttt = [source for source, _ in key_parts(lower(plies.load("tictactoe").checked))]
-    assert ("plane", 0, 0, 3) in ttt
+    assert ttt == [("slot", 0), ("plane", 0, None, 3), ("plane", 1, None, 3)]
     # othello's cells have no planes at all (no line test or threats): cell by cell
     othello = [source for source, _ in key_parts(lower(plies.load("othello", size=6).checked))]
     assert all(kind == "slot" for kind, *_ in othello)

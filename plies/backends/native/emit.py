@@ -102,13 +102,23 @@ def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
     return [field for _, field in key_parts(game)]
 
 
-def key_parts(game: ir.Game) -> list[tuple[tuple, tuple[int, int, int, int]]]:
+def key_parts(game: ir.Game, whole: bool | None = None) \
+        -> list[tuple[tuple, tuple[int, int, int, int]]]:
     """The table's packed key, part by part in the order of the slots: ``(("slot", k),
     field)`` for a slot, in the bits its range needs, or, for the cells of a grid kept as bit
-    planes whose values the planes tell apart (``key_planes``), ``(("plane", j, c, rows),
-    field)`` for column c of plane j: the grid packed plane by plane, a column at a time (a
-    few shifts and masks, where a field a cell took a dozen instructions to pack), in no more
-    bits than the cells' own fields."""
+    planes whose values the planes tell apart (``key_planes``), its planes: ``(("plane", j,
+    None, rows), field)`` for the whole of plane j, guard bits and all (one word copied),
+    where that takes no more entry words and no coarser work code than ``(("plane", j, c,
+    rows), field)`` for column c of plane j without its guard bit (a few shifts and masks a
+    column, in the cells' own bits; a field a cell took about four instructions to pack).
+    ``whole`` forces the choice."""
+    if whole is None:
+        if not key_planes(game):
+            return key_parts(game, False)
+        compact = entry_layout(game, key_parts(game, False))
+        spread = entry_layout(game, key_parts(game, True))
+        same = compact[0] == spread[0] and compact[2]["WORK_M"] == spread[2]["WORK_M"]
+        return key_parts(game, same)
     planes = key_planes(game)
     parts, word, shift = [], 0, 0
 
@@ -130,6 +140,9 @@ def key_parts(game: ir.Game) -> list[tuple[tuple, tuple[int, int, int, int]]]:
             if packed[k] is not None:
                 grid, indices = packed[k]
                 for j in indices:
+                    if whole:
+                        put(("plane", j, None, grid.rows), 0, (1 << grid.cols * (grid.rows + 1)) - 1)
+                        continue
                     for c in range(grid.cols):
                         put(("plane", j, c, grid.rows), 0, (1 << grid.rows) - 1)
             continue
@@ -199,7 +212,7 @@ WORK_MANTISSA = 5
 then within 2**-m of it (work is only compared, to forget cheap entries first, and added)."""
 
 
-def entry_layout(game: ir.Game) -> tuple[int, list[int], dict[str, tuple[int, int, int]]]:
+def entry_layout(game: ir.Game, parts=None) -> tuple[int, list[int], dict[str, tuple[int, int, int]]]:
     """A table entry's words: ``(words, key masks, fields)``. An entry is the packed key
     (``key_fields``) with its data in the key words' spare bits where they fit, else in extra
     words: the lower and upper bounds (offsets from the least value, in as many bits as the
@@ -207,8 +220,9 @@ def entry_layout(game: ir.Game) -> tuple[int, list[int], dict[str, tuple[int, in
     move plus one (0: none) and the work's code. ``fields`` maps ``LOWER``, ``LOWER_HI``,
     ``UPPER``, ``UPPER_HI``, ``BEST`` and ``WORK`` to (word, shift, bits), bits 0 for a half
     not needed; a field never crosses a word. ``WORK_M`` (in the fields' place) is the work
-    code's mantissa bits: the most, up to ``WORK_MANTISSA``, that fit the spare bits."""
-    keys = key_fields(game)
+    code's mantissa bits: the most, up to ``WORK_MANTISSA``, that fit the spare bits.
+    ``parts``: the key's parts (``key_parts``), when not the game's own."""
+    keys = [field for _, field in parts] if parts is not None else key_fields(game)
     words = keys[-1][0] + 1
     used = [0] * words
     for word, shift, _, span in keys:
@@ -686,10 +700,13 @@ class CEmitter:
         for word in range(parts[-1][1][0] + 1):
             self.line(f"key[{word}] = 0;")
         for source, (word, shift, lo, span) in parts:
-            if source[0] == "plane":  # a column of a plane, its guard bit left out
+            if source[0] == "plane":  # a whole plane, or a column of one without its guard bit
                 _, j, c, rows = source
-                self.line(f"v = (s->p[{j}] >> {c * (rows + 1)}) & {span:#x}ULL; "
-                          f"key[{word}] |= v << {shift};")
+                if c is None:
+                    self.line(f"key[{word}] |= s->p[{j}] << {shift};")
+                else:
+                    self.line(f"v = (s->p[{j}] >> {c * (rows + 1)}) & {span:#x}ULL; "
+                              f"key[{word}] |= v << {shift};")
                 continue
             slot = source[1]
             # a slot with a known range holds a value in it in every state the rules make
