@@ -171,3 +171,17 @@ def test_built_modules_are_pruned_least_recently_used_first(cache_dir, monkeypat
     left = sorted(p.name[len("_plies_game_"):][:24] for p in folder.glob("_plies_game_*"))
     assert left == [f"{k:024x}" for k in (2, 3, 4)]
     assert not stale.exists()
+
+
+def test_a_module_built_for_other_processor_flags_has_another_name(monkeypatch):
+    from plies.backends.native import build
+    source = "int main(void) { return 0; }"
+    monkeypatch.setattr(build, "machine_flags", lambda: ())
+    plain = build.module_name(source)
+    monkeypatch.setattr(build, "machine_flags", lambda: ("-mpopcnt",))
+    assert build.module_name(source) != plain  # never loaded where popcnt may be missing
+
+
+def test_the_processor_flags_are_only_the_ones_plies_knows():
+    from plies.backends.native import build
+    assert set(build.machine_flags()) <= {"-mpopcnt"}

@@ -10,9 +10,11 @@ the built module without compiling.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import os
+import platform
 import sys
 import tempfile
 import threading
@@ -64,8 +66,29 @@ def cache_directory() -> Path | None:
     return None if directory is None else Path(directory)
 
 
+@functools.cache
+def machine_flags() -> tuple[str, ...]:
+    """The compiler flags for this machine's processor: ``-mpopcnt`` on an x86-64 processor
+    that has the instruction (Linux says so in /proc/cpuinfo), so that a bit count (``threats``,
+    the planes' tests) is one instruction instead of about twenty (Connect Four 6x4 about 2%
+    faster); none elsewhere. They are part of a built module's name: a module built for one
+    processor is never loaded on another that lacks what it uses."""
+    if sys.platform != "linux" or platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return ("-mpopcnt",) if "popcnt" in line.split() else ()
+    except OSError:
+        pass
+    return ()
+
+
 def module_name(source: str) -> str:
-    digest = hashlib.sha256(f"{__version__}\n{sys.version}\n{source}".encode()).hexdigest()
+    flags = " ".join(machine_flags())
+    digest = hashlib.sha256(
+        f"{__version__}\n{sys.version}\n{flags}\n{source}".encode()).hexdigest()
     return f"_plies_game_{digest[:24]}"
 
 
@@ -135,7 +158,7 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     threads = [] if sys.platform == "win32" else ["-pthread"]  # --threads: lazy SMP
-    ffi.set_source(name, source, extra_compile_args=["-O2", "-w", *threads],
+    ffi.set_source(name, source, extra_compile_args=["-O2", "-w", *machine_flags(), *threads],
                    extra_link_args=threads)
     work = Path(tempfile.mkdtemp(prefix="build-", dir=directory))
     log = work / "build.log"
