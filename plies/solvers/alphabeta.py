@@ -31,7 +31,7 @@ from math import ceil, floor, inf
 from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, Value, expander
-from .result import SearchResult, Stats, exact, line_moves, search_result
+from .result import SearchResult, Stats, bounds_of, exact, line_moves, search_result
 from .trace import root_moves_searched, root_partial, search_frame
 
 
@@ -225,5 +225,5 @@ def window(bounds: tuple[Value, Value] | None) -> tuple:
     fastest) and the whole numbers just outside them; without bounds, the float infinities."""
     if bounds is None:
         return -inf, inf, -inf, inf
-    low, high = exact(bounds[0]), exact(bounds[1])
+    low, high = bounds_of(bounds)
     return low, high, floor(low) - 1, ceil(high) + 1

@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import inf
 
 from .errors import GameContractError, NoMovesError, SolverError, UtilityOutOfBoundsError
 from .limits import NEVER, Limits, SearchStopped
 from .protocol import CHANCE, MAX, MIN, Game, Move, State, Value
-from .result import exact
+from .result import bounds_of, exact
 
 TERMINAL = 2
 """``roles[i]`` of a terminal position (MAX, MIN and CHANCE are 1, -1 and 0)."""
@@ -218,7 +217,7 @@ def explore(
     no_children: tuple[int, ...] = ()
     found = 1  # len(states)
     i = 0
-    low, high = getattr(game, "utility_bounds", None) or (-inf, inf)
+    low, high = bounds_of(getattr(game, "utility_bounds", None))
     try:
         for state in states:  # the list grows while it is read: breadth-first
             utility = outcome(state)

