@@ -140,8 +140,9 @@ def key_parts(game: ir.Game, whole: bool | None = None) \
             if packed[k] is not None:
                 grid, indices = packed[k]
                 for j in indices:
-                    if whole:
-                        put(("plane", j, None, grid.rows), 0, (1 << grid.cols * (grid.rows + 1)) - 1)
+                    if whole:  # guard bits and all
+                        bits = grid.cols * (grid.rows + 1)
+                        put(("plane", j, None, grid.rows), 0, (1 << bits) - 1)
                         continue
                     for c in range(grid.cols):
                         put(("plane", j, c, grid.rows), 0, (1 << grid.rows) - 1)
@@ -212,7 +213,8 @@ WORK_MANTISSA = 5
 then within 2**-m of it (work is only compared, to forget cheap entries first, and added)."""
 
 
-def entry_layout(game: ir.Game, parts=None) -> tuple[int, list[int], dict[str, tuple[int, int, int]]]:
+def entry_layout(game: ir.Game, parts=None) \
+        -> tuple[int, list[int], dict[str, tuple[int, int, int]]]:
     """A table entry's words: ``(words, key masks, fields)``. An entry is the packed key
     (``key_fields``) with its data in the key words' spare bits where they fit, else in extra
     words: the lower and upper bounds (offsets from the least value, in as many bits as the

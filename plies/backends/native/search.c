@@ -1114,7 +1114,7 @@ static void help_move(void)
             uint64_t key[KEY_WORDS], hash;
             entry_key(&copy, key);
             hash = key_hash(key);
-            if (bucket_of(hash) == (i & ~(uint64_t)(PROBES - 1))) continue;  /* in its bucket still */
+            if (bucket_of(hash) == (i & ~(uint64_t)(PROBES - 1))) continue;  /* in its bucket */
             memset(&none, 0, sizeof none);
             shared_write(&table[i], &none);
             me->new_entries--;
