@@ -461,6 +461,7 @@ class CEmitter:
         self.max_args = max_args(game)
         self.index_most = 0  # the greatest value of an index_t table
         self.planes = plane_grids(game)
+        self.key = key_parts(game)  # the table key's layout, worked out once
         self.plane_count = sum(len(g.values) for g in self.planes.values())
         self.tracking_bits: set[int] = set()  # grids whose written cells Stores record as bits
         self.bits_known: set[int] = set()  # ... for the end test being written
@@ -516,7 +517,7 @@ class CEmitter:
             f"#define ROLE1 {game.roles[0]}",
             f"#define ROLE2 {game.roles[1]}",
             f"#define MAX_PLY {max_ply(game)}",
-            f"#define KEY_WORDS {key_fields(game)[-1][0] + 1}",
+            f"#define KEY_WORDS {self.key[-1][1][0] + 1}",
             f"#define VALUE_BITS {value_bits(game)}",
             *self.entry_macros(),
         ]
@@ -530,7 +531,7 @@ class CEmitter:
     def entry_macros(self) -> list[str]:
         """The table entry's layout (``entry_layout``) for search.c."""
         game = self.game
-        words, masks, fields = entry_layout(game)
+        words, masks, fields = entry_layout(game, self.key)
         base = game.bounds[0] if value_bits(game) else 0
         return [f"#define ENTRY_WORDS {words}",
                 f"#define KEY_MASKS {{{', '.join(f'{m:#x}ULL' for m in masks)}}}",
@@ -694,7 +695,7 @@ class CEmitter:
         slot without a known range lies outside its field (the state is then searched without
         the table). ``key_fits(s)``: 0 when a slot with one lies outside it (a root state from
         Python: the whole search then goes without the table)."""
-        parts = key_parts(self.game)
+        parts = self.key
         self.line("static int pack_key(const state_t *s, uint64_t *key)")
         self.line("{")
         self.level += 1

@@ -232,10 +232,10 @@ static int use_table;
    its cheapest entry), and every word is read and written whole. The buckets are aligned
    (PROBES slots from a multiple of PROBES): a 16-byte entry's bucket is one cache line, the
    line key_of asks for ahead (unaligned, three buckets in four spanned two lines, and the
-   second was never asked for). An entry of more than one
-   word has its first word stored XOR a mix of the others (a bijection of a 2-word entry's
-   second word), so that an entry read while another thread wrote it (some words old, some
-   new) decodes to a first word that does not hold the state's key: not a hit. */
+   second was never asked for). An entry of more than one word has its first word stored
+   XOR a mix of the others (a bijection of a 2-word entry's second word), so that an entry
+   read while another thread wrote it (some words old, some new) decodes to a first word
+   that does not hold the state's key: not a hit. */
 static int shared_table;
 #define PROBES 4
 
@@ -410,7 +410,7 @@ static void set_aside(entry_t **aside, uint64_t *count, uint64_t *room, const en
 
 static void grow(uint64_t slots)
 {
-    uint64_t old_slots = table_slots, mask = slots - 1, start = 0, count = 0, room = 64;
+    uint64_t old_slots = table_slots, start = 0, count = 0, room = 64;
     entry_t *aside = malloc(sizeof(entry_t) * room);
     if (!aside) fault(F_MEMORY, -1, 0, 0);
     table_slots = slots;
@@ -424,7 +424,7 @@ static void grow(uint64_t slots)
         uint64_t key[KEY_WORDS];
         entry_key(&moving, key);
         memset(&table[i], 0, sizeof(entry_t));
-        uint64_t j = key_hash(key) & mask & ~(uint64_t)(LINE_SLOTS - 1);
+        uint64_t j = home_of(key_hash(key));  /* under the new mask: table_slots is slots */
         while (j < slots && used_entry(&table[j])) j++;
         if (j < slots) table[j] = moving;
         else set_aside(&aside, &count, &room, &moving);  /* its run would wrap */
