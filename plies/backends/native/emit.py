@@ -5,9 +5,9 @@ as the Python back end's tuple, ``slot_t`` the narrowest integer type that holds
 ``slot_type``; the rules read slots widened to ``int64_t``): the initial state, the player to move, the end of the game
 (TERMINAL-TEST with UTILITY), EXPAND (every legal move's child with its end test, handed to the
 search one at a time through ``sink``) and the chance outcomes with whole-number weights. The
-searches themselves are C written once for every game (``runtime.h`` before the rules,
-``search.c`` and then ``tiers.c``, the solve by tiers, after them), specialised by the macros
-this emitter defines.
+searches themselves are C written once for every game (``runtime.h`` before the rules;
+after them ``table.c``, the transposition table, ``search.c``, the searches, and ``tiers.c``,
+the solve by tiers), specialised by the macros this emitter defines.
 
 Safety: the only names from the game file in the C are locals, mangled as ``v_<name>`` (a
 name of the language is letters, digits and underscores); everything else is numbers. Every
@@ -523,10 +523,11 @@ class CEmitter:
         ]
         runtime = resources.files("plies.backends.native").joinpath("runtime.h").read_text()
         native = resources.files("plies.backends.native")
+        table = native.joinpath("table.c").read_text()
         search = native.joinpath("search.c").read_text()
         tiers = native.joinpath("tiers.c").read_text()
         return "\n".join(head) + "\n" + runtime + "\n" + "\n".join(self.tables) + "\n" \
-            + body + "\n" + search + "\n" + tiers
+            + body + "\n" + table + "\n" + search + "\n" + tiers
 
     def entry_macros(self) -> list[str]:
         """The table entry's layout (``entry_layout``) for search.c."""
