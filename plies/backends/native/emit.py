@@ -530,7 +530,7 @@ class CEmitter:
             + body + "\n" + table + "\n" + search + "\n" + tiers
 
     def entry_macros(self) -> list[str]:
-        """The table entry's layout (``entry_layout``) for search.c."""
+        """The table entry's layout (``entry_layout``) for table.c."""
         game = self.game
         words, masks, fields = entry_layout(game, self.key)
         base = game.bounds[0] if value_bits(game) else 0

@@ -1,10 +1,10 @@
 /* The searches of every native module, after the game's rules (initial_state, outcome,
-   evaluate, expand, chance_expand). They follow the Python solvers step for step, so that
-   values, best moves and node counts agree: auto is plies/solvers/search.py (alpha-beta with
-   terminal children first, then the table's move, the killer move and the game's declared
-   order, or with `prefer` (HAS_PREFER) the table's move and prefer_of's order, no killer;
-   chance nodes searched exactly), minimax is minimax.py, perft is perft.py counted
-   depth-first. */
+   evaluate, expand, chance_expand) and the transposition table (table.c). They follow the
+   Python solvers step for step, so that values, best moves and node counts agree: auto is
+   plies/solvers/search.py (alpha-beta with terminal children first, then the table's move,
+   the killer move and the game's declared order, or with `prefer` (HAS_PREFER) the table's
+   move and prefer_of's order, no killer; chance nodes searched exactly), minimax is
+   minimax.py, perft is perft.py counted depth-first. */
 
 #define MAX_PV 256
 
