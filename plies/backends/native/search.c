@@ -312,7 +312,8 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     (void)above;
 #endif
     known_t old, *known = NULL;
-    if (keyed && probe(key, hash, &old)) {
+    probed_t at_slot;
+    if (keyed && probe(key, hash, &old, &at_slot)) {
         known = &old;
         if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
             me->hits++;
@@ -325,7 +326,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     }
     if (player == 0) {
         value_t v = chance_value(s, alpha, beta, ply);
-        if (keyed) store(key, hash, known, 0, v, alpha, beta, -1, me->nodes - visited);
+        if (keyed) store(key, hash, known, &at_slot, 0, v, alpha, beta, -1, me->nodes - visited);
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
     }
@@ -432,7 +433,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
 searched:
     if (p->marked) leave_node(hash);
     if (keyed)
-        store(key, hash, known, maximizing, v, alpha_in, beta_in, best_index,
+        store(key, hash, known, &at_slot, maximizing, v, alpha_in, beta_in, best_index,
               me->nodes - visited);
     if (maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value))
         set_line(p, best_index);
@@ -456,7 +457,7 @@ static void extend_line(const state_t *root, value_t v, ply_t *p)
             uint64_t key[KEY_WORDS];
             if (!pack_key(&s, key)) return;
             known_t e;
-            if (!probe(key, key_hash(key), &e) || e.best < 0 || e.lower != v || e.upper != v)
+            if (!probe(key, key_hash(key), &e, NULL) || e.best < 0 || e.lower != v || e.upper != v)
                 return;
             next = e.best;
         }
@@ -677,6 +678,7 @@ static uint64_t growths;
 static void share_table(void)
 {
     uint64_t n = 0;
+    table_era++;
     entry_t *aside = malloc(sizeof(entry_t) * (table_count ? table_count : 1));
     if (!aside) fault(F_MEMORY, -1, 0, 0);
     for (uint64_t i = 0; i < table_slots && n < table_count; i++)

@@ -184,9 +184,18 @@ static inline uint64_t key_hash(const uint64_t *key)
     return h ^ (h >> 31);
 }
 
+/* Where a probe of the plain table stopped (the state's slot, or the empty one that ended
+   its run), and the table's era then: store writes there without probing again, unless the
+   table has since grown or forgotten (a new era), or the slot has since been taken by
+   another state (then that state's entry ended the run first, and store probes again). An
+   empty slot that is still empty means that no entry of the state was stored since: it would
+   have gone there or before it. */
+typedef struct { uint64_t slot, era; } probed_t;
+static uint64_t table_era;
+
 /* What the table knows of the state (checked, with threads, against a concurrent write): 1
-   when found. */
-static int probe(const uint64_t *key, uint64_t hash, known_t *found)
+   when found; *at, where the plain table's probe stopped (NULL: not wanted). */
+static int probe(const uint64_t *key, uint64_t hash, known_t *found, probed_t *at)
 {
     uint64_t mask = table_slots - 1;
     if (shared_table) {
@@ -201,8 +210,12 @@ static int probe(const uint64_t *key, uint64_t hash, known_t *found)
     }
     for (uint64_t i = home_of(hash);; i = (i + 1) & mask) {
         entry_t *e = &table[i];
-        if (!used_entry(e)) return 0;
-        if (key_matches(e, key)) { entry_read(e, found); return 1; }
+        int used = used_entry(e);
+        if (used && !key_matches(e, key)) continue;
+        if (at) { at->slot = i; at->era = table_era; }
+        if (!used) return 0;
+        entry_read(e, found);
+        return 1;
     }
 }
 
@@ -306,6 +319,7 @@ static void set_aside(entry_t **aside, uint64_t *count, uint64_t *room, const en
 
 static void grow(uint64_t slots)
 {
+    table_era++;
     uint64_t old_slots = table_slots, start = 0, count = 0, room = 64;
     entry_t *aside = malloc(sizeof(entry_t) * room);
     if (!aside) fault(F_MEMORY, -1, 0, 0);
@@ -340,6 +354,7 @@ static void grow(uint64_t slots)
    entries are kept, the same nodes searched. */
 static void make_room(void)
 {
+    table_era++;
     int64_t sample[1001];
     int n = 0;
     uint64_t stride = table_slots / 4096 + 1;
@@ -371,8 +386,8 @@ static void make_room(void)
     table_count = kept;
 }
 
-static void store(const uint64_t *key, uint64_t hash, const known_t *old, int maximizing,
-                  value_t v, value_t alpha, value_t beta, int best, int64_t work)
+static void store(const uint64_t *key, uint64_t hash, const known_t *old, const probed_t *at,
+                  int maximizing, value_t v, value_t alpha, value_t beta, int best, int64_t work)
 {
     value_t lower, upper;
     if (v <= alpha) { lower = low_value; upper = v; }
@@ -392,7 +407,8 @@ static void store(const uint64_t *key, uint64_t hash, const known_t *old, int ma
         shared_store(key, hash, &fresh);
         return;
     }
-    entry_t *e = find(key, hash);
+    entry_t *e = at && at->era == table_era ? &table[at->slot] : NULL;
+    if (!e || (used_entry(e) && !key_matches(e, key))) e = find(key, hash);
     if (!used_entry(e)) {
         if ((table_count + 1) * 8 > table_slots * 5) {  /* at most 5/8 full: short probes */
             if (table_slots * 2 <= table_most_slots) grow(table_slots * 2);
