@@ -312,7 +312,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     (void)above;
 #endif
     known_t old, *known = NULL;
-    probed_t at_slot;
+    probed_t at_slot = {0, UINT64_MAX};  /* no era: until a probe of the plain table sets it */
     if (keyed && probe(key, hash, &old, &at_slot)) {
         known = &old;
         if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
