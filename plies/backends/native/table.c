@@ -186,10 +186,10 @@ static inline uint64_t key_hash(const uint64_t *key)
 
 /* Where a probe of the plain table stopped (the state's slot, or the empty one that ended
    its run), and the table's era then: store writes there without probing again, unless the
-   table has since grown or forgotten (a new era), or the slot has since been taken by
-   another state (then that state's entry ended the run first, and store probes again). An
-   empty slot that is still empty means that no entry of the state was stored since: it would
-   have gone there or before it. */
+   table has since grown, forgotten or been shared (a new era), or another state's entry has
+   since taken the slot (then store probes again, along the longer run). An empty slot that
+   is still empty means that no entry of the state was stored since: it would have gone
+   there, the run's only empty slot. */
 typedef struct { uint64_t slot, era; } probed_t;
 static uint64_t table_era;
 
