@@ -42,6 +42,15 @@ def test_a_child_without_an_immediate_win_is_searched_and_its_replies_counted():
     assert [str(m) for m in result.principal_variation] == ["take(1)", "take(1)", "take(2)"]
 
 
+def test_a_bound_that_is_not_whole_is_met_exactly():
+    """The same game worth half: a child worth 1/2 or -1/2 meets the bound, so the moves are
+    refused as before (the bounds are compared as Fractions where they are not whole)."""
+    half = load_source(TAKE.replace("-1 else 1", "-1/2 else 1/2").replace("-1..1", "-1/2..1/2"),
+                       "take.game", n0=3)
+    result = half.solve("auto")
+    assert (str(result.value), result.nodes, result.leaves) == ("-1/2", 3, 0)
+
+
 def test_values_are_those_of_plain_minimax():
     for n0 in range(1, 10):
         assert take(n0).solve("auto").value == take(n0).solve("minimax").value \
