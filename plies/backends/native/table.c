@@ -379,9 +379,8 @@ static void make_room(void)
         kept++;
         uint64_t key[KEY_WORDS];
         entry_key(e, key);
-        uint64_t j = home_of(key_hash(key));
-        while (j != i && used_entry(&table[j])) j = (j + 1) & mask;
-        if (j != i) { table[j] = *e; memset(e, 0, sizeof *e); }
+        entry_t *to = find(key, key_hash(key));  /* an earlier empty slot, or e itself */
+        if (to != e) { *to = *e; memset(e, 0, sizeof *e); }
     }
     table_count = kept;
 }
