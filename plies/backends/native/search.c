@@ -40,6 +40,7 @@ typedef struct ply {
     int32_t killer_kind;
     int64_t killer_args[MAXARGS];
     struct lookup *keys;  /* the children's table keys, made before any child is searched */
+    unsigned char *later; /* with threads: the children left for a second pass */
 #if HAS_PREFER
     struct preferred *prefs;  /* the children to sort by prefer_of (prefer_order) */
 #endif
@@ -62,14 +63,16 @@ static ply_t *new_ply(int ply)
     p->buf = malloc(sizeof(child_t) * (size_t)MOVES);
     p->order = malloc(sizeof(int32_t) * (size_t)MOVES);
     p->keys = malloc(sizeof(struct lookup) * (size_t)MOVES);
-    int made = p->buf && p->order && p->keys;
+    p->later = malloc((size_t)MOVES);
+    int made = p->buf && p->order && p->keys && p->later;
 #if HAS_PREFER
     p->prefs = malloc(sizeof(struct preferred) * (size_t)MOVES);
     made = made && p->prefs;
     if (!made) free(p->prefs);
 #endif
     if (!made) {
-        free(p->buf); free(p->order); free(p->keys); free(p); fault(F_MEMORY, -1, 0, 0);
+        free(p->buf); free(p->order); free(p->keys); free(p->later); free(p);
+        fault(F_MEMORY, -1, 0, 0);
     }
     me->plies[ply] = p;
     return p;
@@ -79,6 +82,7 @@ static void free_plies(void)
 {
     for (int i = 0; i < MAX_PLY && me->plies[i]; i++) {
         free(me->plies[i]->buf); free(me->plies[i]->order); free(me->plies[i]->keys);
+        free(me->plies[i]->later);
 #if HAS_PREFER
         free(me->plies[i]->prefs);
 #endif
@@ -87,14 +91,16 @@ static void free_plies(void)
     }
 }
 
-/* the line of a node: its best move, then the best line of that child */
-static void set_line(ply_t *p, int best)
+/* the line of a node: its best move, then the best line of that child (`line`, `length`) */
+static void line_of(ply_t *p, int best, const int32_t *line, int length)
 {
     p->pv[0] = best;
-    int n = p->best_len < MAX_PV - 1 ? p->best_len : MAX_PV - 1;
-    memcpy(p->pv + 1, p->best_line, sizeof(int32_t) * n);
+    int n = length < MAX_PV - 1 ? length : MAX_PV - 1;
+    if (n) memcpy(p->pv + 1, line, sizeof(int32_t) * n);
     p->pv_len = n + 1;
 }
+
+static void set_line(ply_t *p, int best) { line_of(p, best, p->best_line, p->best_len); }
 
 static void take_line(ply_t *p, int ply)
 {
@@ -104,7 +110,7 @@ static void take_line(ply_t *p, int ply)
 }
 
 /* what a stopped search knows: the best child of the root searched so far */
-static void note_root(int ply, value_t v, int best)
+static inline void note_root(int ply, value_t v, int best)
 {
     if (ply == 0 && best >= 0) { me->partial_known = 1; me->partial_value = v; me->partial_best = best; }
 }
@@ -371,6 +377,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         p->order[at] = killed; count++;
     }
     value_t alpha_in = alpha, beta_in = beta;
+    int pending = 0;
     if (maximizing ? v >= beta : v <= alpha) {
         me->cutoffs++;  /* a terminal child settles the node */
     } else if (count) {
@@ -395,8 +402,11 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
            child's rule pay for every thread, helpers too (7x4 with 2 threads: 23.2 million
            nodes against 28.6-29.8 million when helpers left it; 22.7 million alone) */
         int defer = wanted_threads > 1 && ply < BUSY_PLIES;
-        unsigned char later[defer ? count : 1];
+        unsigned char *later = p->later;
         int deferred = 0;
+        /* the best child's line is taken from the ply below only when another child is
+           about to be searched there (or at the end): a cut node copies it once */
+        pending = 0;
         for (int pass = 0; pass < 1 + (deferred > 0); pass++)
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
@@ -411,12 +421,13 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
                     continue;
                 }
             }
+            if (pending) { take_line(p, ply); pending = 0; }
             me->path[ply] = i;
             value_t cv = value(&p->buf[i].st, &p->keys[k], alpha, beta, ply + 1, player);
             me->path_ply = ply;
             if (maximizing ? cv > v : cv < v) {
                 v = cv; best_index = i;
-                take_line(p, ply);
+                pending = 1;
                 note_root(ply, v, best_index);
                 if (maximizing ? v >= beta : v <= alpha) {  /* the player above has better */
                     me->cutoffs++;
@@ -435,10 +446,12 @@ searched:
     if (keyed)
         store(key, hash, known, &at_slot, maximizing, v, alpha_in, beta_in, best_index,
               me->nodes - visited);
-    if (maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value))
-        set_line(p, best_index);
-    else
+    if (!(maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value)))
         p->pv_len = 0;
+    else if (pending)
+        line_of(p, best_index, me->plies[ply + 1]->pv, me->plies[ply + 1]->pv_len);
+    else
+        set_line(p, best_index);
     return v;
 }
 
