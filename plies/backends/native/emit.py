@@ -697,7 +697,7 @@ class CEmitter:
         the table). ``key_fits(s)``: 0 when a slot with one lies outside it (a root state from
         Python: the whole search then goes without the table)."""
         parts = self.key
-        self.line("static int pack_key(const state_t *s, uint64_t *key)")
+        self.line("static inline int pack_key(const state_t *s, uint64_t *key)")
         self.line("{")
         self.level += 1
         self.line("uint64_t v;")
