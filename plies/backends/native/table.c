@@ -195,7 +195,7 @@ static uint64_t table_era;
 
 /* What the table knows of the state (checked, with threads, against a concurrent write): 1
    when found; *at, where the plain table's probe stopped (NULL: not wanted). */
-static int probe(const uint64_t *key, uint64_t hash, known_t *found, probed_t *at)
+static inline int probe(const uint64_t *key, uint64_t hash, known_t *found, probed_t *at)
 {
     uint64_t mask = table_slots - 1;
     if (shared_table) {
