@@ -441,6 +441,16 @@ def slot_interval(node: ir.Expr) -> tuple[int, int] | None:
     return None
 
 
+def value_interval(game: ir.Game, node: ir.Expr) -> tuple[int, int] | None:
+    """The least and greatest value an expression can have, where its form shows it: a
+    constant, or a slot at a constant place whose range is known; None otherwise."""
+    if isinstance(node, ir.Const) and isinstance(node.value, int):
+        return node.value, node.value
+    if isinstance(node, ir.Slot) and isinstance(node.index, ir.Const):
+        return game.slots[node.index.value].holds
+    return None
+
+
 def emit(game: ir.Game) -> str:
     """The complete C source of a game's native module."""
     return CEmitter(game).source()
@@ -1042,9 +1052,15 @@ class CEmitter:
             bits = self.table("bits", tuple(grid.bit(k) if grid.holds(k) else 0
                                             for k in range(len(self.game.slots))), "uint64_t")
             parts.append(f"uint64_t b{grid.number}_ = {bits}[k_];")
+            known = value_interval(self.game, stmt.value)  # the planes the value cannot be
             for j, held in enumerate(grid.values):
                 word, bit = f"t->p[{grid.base + j}]", f"b{grid.number}_"
-                parts.append(f"{word} = ({word} & ~{bit}) | ({bit} & -(uint64_t)(v_ == {held}));")
+                if known is not None and not known[0] <= held <= known[1]:
+                    parts.append(f"{word} &= ~{bit};")
+                elif known is not None and known[0] == known[1]:
+                    parts.append(f"{word} |= {bit};")
+                else:
+                    parts.append(f"{word} = ({word} & ~{bit}) | ({bit} & -(uint64_t)(v_ == {held}));")
             if grid.number in self.tracking_bits:
                 parts.append(f"wb{grid.number}_ |= b{grid.number}_;")
         if self.tracking:
