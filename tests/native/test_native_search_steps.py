@@ -17,11 +17,11 @@ def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
     grid fits: its child tests the planes only where the cell its drop wrote holds the value
     (``wb0_``, the written cells as bits)."""
     source = native_source(plies.load("gomoku", width=8, height=8, k=4).checked)
-    expand = source[source.index("static int expand("):source.index("static int pack_key(")]
+    expand = source[source.index("static int expand("):source.index("static inline int pack_key(")]
     assert "line_through(t, written_, nw_" in expand
     assert "written_[nw_] = k_" in expand  # the effect records the cells it writes
     source = native_source(plies.load("connect4", width=5, height=4).checked)
-    expand = source[source.index("static int expand("):source.index("static int pack_key(")]
+    expand = source[source.index("static int expand("):source.index("static inline int pack_key(")]
     assert "(t->p[0] & wb0_) && plane_lines_4_5_4(t->p[0])" in expand
     assert "wb0_ |= b0_;" in expand and "line_through" not in expand
 
