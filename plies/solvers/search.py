@@ -28,6 +28,10 @@ One search handles every kind of node:
   U) settle it. (With a table, Star1's cut-offs saved 3% of Piglet's nodes and 9% of Pig's
   but cost more time than they saved; Star2's probes cost nodes.)
 - A transposition table (``table.py``) of lower and upper bounds per state, bounded in size.
+- Small subtrees (without a depth limit): a ply whose first SMALL_FIRST states searched with
+  the table took fewer than SMALL_WORK nodes each on average goes without the table from then
+  on (no probe, no entry), as endgame solvers skip their table in the last few moves: there a
+  probe costs more than the little search a hit would save.
 
 Values are exact and whole inside the search: every value is multiplied by a scale (1 for a
 game without chance and with whole utilities, D**64 for chance probabilities with common
@@ -65,6 +69,14 @@ chance event first met deeper than this still gives exact values, as Fractions, 
 
 WEIGHINGS = 256
 """Chance-outcome lists whose whole-number weights a search remembers."""
+
+SMALL_FIRST = 1024
+SMALL_WORK = 8
+"""SMALL SUBTREES: a ply whose first SMALL_FIRST states searched with the table took fewer
+than SMALL_WORK nodes each on average is searched without the table from then on, in a search
+without a depth limit: there a probe costs more than the little search a hit saves (natively
+a cache miss, on a large table a TLB miss too: Connect Four 6x4, 6x5 and 7x5 in about 0.8 of
+the time, with 13%, 12% and 13% more nodes). Both back ends do it, and count the same nodes."""
 
 
 def auto(
@@ -220,6 +232,8 @@ def search(
         entries, packed, capacity = table.entries, table.packed, table.capacity
         table_get = entries.get
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
+    stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states searched with the table, nodes]
+    untabled: set[int] = set()  # the plies searched without the table
     nodes = leaves = cutoffs = hits = estimates = 0
     line = None  # principal line of the state valued last, as (move, rest) pairs
     top = UNLIMITED  # the remaining depth at the root
@@ -248,7 +262,9 @@ def search(
         visited = nodes
         entry = key = None
         best = -1  # the position of the table's best move among the children
-        if table is not None:
+        ply = top - depth
+        tabled = table is not None and (top != UNLIMITED or ply not in untabled)
+        if tabled:
             key = state
             if packed:
                 try:
@@ -284,9 +300,10 @@ def search(
         player = to_move(state)
         if player == CHANCE:
             v = chance_value(state, alpha, beta, depth)
-            if table is not None:
+            if tabled:
                 store(key, entry, None, v, alpha, beta, estimates == estimates_before, depth,
                       None, nodes - visited)
+                count_stored(ply, nodes - visited)
             line = None  # the principal variation stops before a chance node
             return v
         if player != MAX and player != MIN:
@@ -366,9 +383,10 @@ def search(
                             break
                         if v < beta:
                             beta = v
-        if table is not None:
+        if tabled:
             store(key, entry, maximizing, v, alpha_in, beta_in, estimates == estimates_before,
                   depth, best_index, nodes - visited)
+            count_stored(ply, nodes - visited)
         # A fail-low's best move (MAX; a fail-high's for MIN) only has the best bound, unless
         # the bound is the utility bound: then it is exact.
         if v > alpha_in or v <= low if maximizing else v < beta_in or v >= high:
@@ -406,6 +424,20 @@ def search(
             numbers.append(prefer(child))
         order = sorted(range(len(children)), key=numbers.__getitem__, reverse=maximizing)
         return [children[k] for k in order]
+
+    def count_stored(ply: int, work: int) -> None:
+        """SMALL SUBTREES: a state searched with the table at ``ply``, and the nodes it took."""
+        if top != UNLIMITED:
+            return
+        counts = stored.get(ply)
+        if counts is None:
+            counts = stored[ply] = [0, 0]
+        if counts[0] >= SMALL_FIRST:
+            return
+        counts[0] += 1
+        counts[1] += work
+        if counts[0] == SMALL_FIRST and counts[1] < SMALL_WORK * SMALL_FIRST:
+            untabled.add(ply)
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,
               work: int) -> None:

@@ -281,6 +281,23 @@ static int opponent_wins(const state_t *s, ply_t *p, int maximizing, int *made)
 }
 #endif
 
+/* SMALL SUBTREES, as in plies/solvers/search.py: a state is searched with the table unless
+   its ply has gone without it. A ply goes without the table once its first SMALL_FIRST
+   states searched with it took fewer than SMALL_WORK nodes each on average: there a probe
+   (a cache miss, on a large table a TLB miss too) costs more than the little search that a
+   hit saves. Connect Four, one thread: 6x4, 6x5 and 7x5 in about 0.8 of the time with 13%,
+   12% and 13% more nodes, 5x5 in 0.85. */
+static inline int tabled(int ply) { return ply >= MAX_PLY || !me->untabled[ply]; }
+
+/* a state searched with the table, and the nodes its search took */
+static inline void count_stored(int ply, int64_t work)
+{
+    if (ply >= MAX_PLY || me->stored[ply] >= SMALL_FIRST) return;
+    me->stored_work[ply] += work;
+    if (++me->stored[ply] == SMALL_FIRST && me->stored_work[ply] < SMALL_WORK * SMALL_FIRST)
+        me->untabled[ply] = 1;
+}
+
 /* above: the player who moved to this state (1: MAX, -1: MIN, 0: none, at the root and below
    a chance event) */
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
@@ -293,7 +310,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     if (!at) { key_of(s, &own); at = &own; }
     const uint64_t *key = at->key;
     uint64_t hash = at->hash;
-    int keyed = at->keyed, best = -1;
+    int keyed = at->keyed && tabled(ply), best = -1;
     p->markable = p->marked = 0;
     int player = to_move(s);
     int maximizing = player == 1;
@@ -332,7 +349,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     }
     if (player == 0) {
         value_t v = chance_value(s, alpha, beta, ply);
-        if (keyed) store(key, hash, known, &at_slot, 0, v, alpha, beta, -1, me->nodes - visited);
+        if (keyed) {
+            store(key, hash, known, &at_slot, 0, v, alpha, beta, -1, me->nodes - visited);
+            count_stored(ply, me->nodes - visited);
+        }
         p->pv_len = 0;  /* the principal variation stops before a chance node */
         return v;
     }
@@ -411,7 +431,8 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
             for (; keys_made <= k + 1 && keys_made < count; keys_made++)
-                key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
+                if (tabled(ply + 1)) key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
+                else p->keys[keys_made].keyed = 0;
             if (defer) {
                 if (pass == 0) {
                     later[k] = shared_table && k > 0 && p->keys[k].keyed
@@ -443,9 +464,11 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     }
 searched:
     if (p->marked) leave_node(hash);
-    if (keyed)
+    if (keyed) {
         store(key, hash, known, &at_slot, maximizing, v, alpha_in, beta_in, best_index,
               me->nodes - visited);
+        count_stored(ply, me->nodes - visited);
+    }
     if (!(maximizing ? (v > alpha_in || v <= low_value) : (v < beta_in || v >= high_value)))
         p->pv_len = 0;
     else if (pending)
@@ -552,7 +575,13 @@ static worker_t *new_worker(int id)
     if (w) {
         w->plies = calloc(MAX_PLY, sizeof(ply_t *));
         w->path = calloc(MAX_PLY, sizeof(int32_t));
-        if (!w->plies || !w->path) { free(w->plies); free(w->path); free(w); return NULL; }
+        w->stored = calloc(MAX_PLY, sizeof(int64_t));
+        w->stored_work = calloc(MAX_PLY, sizeof(int64_t));
+        w->untabled = calloc(MAX_PLY, 1);
+        if (!w->plies || !w->path || !w->stored || !w->stored_work || !w->untabled) {
+            free(w->plies); free(w->path); free(w->stored); free(w->stored_work);
+            free(w->untabled); free(w); return NULL;
+        }
     }
     else return NULL;
     w->id = id;
@@ -568,7 +597,8 @@ static void free_worker(worker_t *w)
     me = w;
     free_plies();
     me = saved;
-    free(w->plies); free(w->path); free(w);
+    free(w->plies); free(w->path); free(w->stored); free(w->stored_work); free(w->untabled);
+    free(w);
 }
 
 static void start(double timeout, int64_t most_nodes)
