@@ -28,10 +28,10 @@ One search handles every kind of node:
   U) settle it. (With a table, Star1's cut-offs saved 3% of Piglet's nodes and 9% of Pig's
   but cost more time than they saved; Star2's probes cost nodes.)
 - A transposition table (``table.py``) of lower and upper bounds per state, bounded in size.
-- Small subtrees (without a depth limit): a ply whose first SMALL_FIRST states searched with
-  the table took fewer than SMALL_WORK nodes each on average goes without the table from then
-  on (no probe, no entry), as endgame solvers skip their table in the last few moves: there a
-  probe costs more than the little search a hit would save.
+- Small subtrees (without a depth limit): a ply whose first SMALL_FIRST states stored took
+  fewer than SMALL_WORK nodes each, and whose hits saved fewer than SMALL_SAVING nodes a
+  look-up, goes without the table from then on (no probe, no entry), as endgame solvers skip
+  their table in the last few moves: there a probe costs more than the little search it saves.
 
 Values are exact and whole inside the search: every value is multiplied by a scale (1 for a
 game without chance and with whole utilities, D**64 for chance probabilities with common
@@ -72,11 +72,16 @@ WEIGHINGS = 256
 
 SMALL_FIRST = 1024
 SMALL_WORK = 8
-"""SMALL SUBTREES: a ply whose first SMALL_FIRST states searched with the table took fewer
-than SMALL_WORK nodes each on average is searched without the table from then on, in a search
-without a depth limit: there a probe costs more than the little search a hit saves (natively
-a cache miss, on a large table a TLB miss too: Connect Four 6x4, 6x5 and 7x5 in about 0.8 of
-the time, with 13%, 12% and 13% more nodes). Both back ends do it, and count the same nodes."""
+SMALL_SAVING = Fraction(3, 2)
+"""SMALL SUBTREES, in a search without a depth limit: once SMALL_FIRST states of a ply have
+been searched with the table and stored, the ply goes without the table from then on if
+those states took fewer than SMALL_WORK nodes each (below that the table's best move orders
+little) and the ply's look-ups so far (its hits and those states) saved fewer than
+SMALL_SAVING nodes each (a hit saves about what a stored state's search took: hits x work /
+stored in all). There a probe costs more than the little search it saves (natively a cache
+miss, on a large table a TLB miss too). Connect Four's last plies hit 17% of the time with
+subtrees of a few nodes; a game rich in transpositions (dots and boxes: 60-85% hits near its
+end) keeps its table. Both back ends do it, and count the same nodes."""
 
 
 def auto(
@@ -232,7 +237,7 @@ def search(
         entries, packed, capacity = table.entries, table.packed, table.capacity
         table_get = entries.get
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
-    stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states searched with the table, nodes]
+    stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states stored, their nodes, hits]
     untabled: set[int] = set()  # the plies searched without the table
     nodes = leaves = cutoffs = hits = estimates = 0
     line = None  # principal line of the state valued last, as (move, rest) pairs
@@ -277,6 +282,8 @@ def search(
                 if stored_depth >= depth:
                     if lower >= beta or upper <= alpha or lower == upper:
                         hits += 1
+                        if top == UNLIMITED:
+                            count_hit(top - depth)
                         if stored_depth != PROVED:  # the bound rests on a depth cut-off
                             estimates += 1
                         line = None
@@ -425,18 +432,29 @@ def search(
         order = sorted(range(len(children)), key=numbers.__getitem__, reverse=maximizing)
         return [children[k] for k in order]
 
+    def count_hit(ply: int) -> None:
+        """SMALL SUBTREES: a hit at ``ply`` that settled its state."""
+        counts = stored.get(ply)
+        if counts is None:
+            counts = stored[ply] = [0, 0, 0]
+        if counts[0] < SMALL_FIRST:
+            counts[2] += 1
+
     def count_stored(ply: int, work: int) -> None:
-        """SMALL SUBTREES: a state searched with the table at ``ply``, and the nodes it took."""
+        """SMALL SUBTREES: a state searched with the table at ``ply``, and the nodes it took;
+        at the ply's SMALL_FIRST-th, whether the ply keeps the table."""
         if top != UNLIMITED:
             return
         counts = stored.get(ply)
         if counts is None:
-            counts = stored[ply] = [0, 0]
+            counts = stored[ply] = [0, 0, 0]
         if counts[0] >= SMALL_FIRST:
             return
         counts[0] += 1
         counts[1] += work
-        if counts[0] == SMALL_FIRST and counts[1] < SMALL_WORK * SMALL_FIRST:
+        first, work, hit = counts
+        if first == SMALL_FIRST and work < SMALL_WORK * first \
+                and hit * work < SMALL_SAVING * (hit + first) * first:
             untabled.add(ply)
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,

@@ -102,8 +102,8 @@ typedef struct worker {
     int path_ply;
     int partial_known, partial_best;
     value_t partial_value;
-    int64_t *stored, *stored_work;  /* SMALL SUBTREES (search.c), per ply: states searched */
-    unsigned char *untabled;        /* with the table and their nodes; 1: without the table */
+    int64_t *stored, *stored_work, *stored_hits;  /* SMALL SUBTREES (search.c), per ply: */
+    unsigned char *untabled;  /* states stored, their nodes, hits; 1: without the table */
 } worker_t;
 
 static __thread worker_t *me __attribute__((tls_model("initial-exec")));

@@ -282,19 +282,28 @@ static int opponent_wins(const state_t *s, ply_t *p, int maximizing, int *made)
 #endif
 
 /* SMALL SUBTREES, as in plies/solvers/search.py: a state is searched with the table unless
-   its ply has gone without it. A ply goes without the table once its first SMALL_FIRST
-   states searched with it took fewer than SMALL_WORK nodes each on average: there a probe
-   (a cache miss, on a large table a TLB miss too) costs more than the little search that a
-   hit saves. Connect Four, one thread: 6x4, 6x5 and 7x5 in about 0.8 of the time with 13%,
-   12% and 13% more nodes, 5x5 in 0.85. */
+   its ply has gone without it. Once SMALL_FIRST states of a ply have been stored, the ply
+   goes without the table from then on if they took fewer than SMALL_WORK nodes each and the
+   ply's look-ups so far (its hits and those states) saved fewer than SMALL_SAVING nodes each
+   (a hit saves about what a stored state's search took): there a probe (a cache miss, on a
+   large table a TLB miss too) costs more than the little search it saves. */
 static inline int tabled(int ply) { return ply >= MAX_PLY || !me->untabled[ply]; }
+
+static inline void count_hit(int ply)  /* a hit that settled its state */
+{
+    if (ply < MAX_PLY && me->stored[ply] < SMALL_FIRST) me->stored_hits[ply]++;
+}
 
 /* a state searched with the table, and the nodes its search took */
 static inline void count_stored(int ply, int64_t work)
 {
     if (ply >= MAX_PLY || me->stored[ply] >= SMALL_FIRST) return;
     me->stored_work[ply] += work;
-    if (++me->stored[ply] == SMALL_FIRST && me->stored_work[ply] < SMALL_WORK * SMALL_FIRST)
+    if (++me->stored[ply] < SMALL_FIRST) return;
+    unsigned __int128 hit = (uint64_t)me->stored_hits[ply], first = SMALL_FIRST;
+    uint64_t total = (uint64_t)me->stored_work[ply];
+    if (total < (uint64_t)SMALL_WORK * SMALL_FIRST
+            && hit * total * SMALL_SAVING_DEN < SMALL_SAVING_NUM * (hit + first) * first)
         me->untabled[ply] = 1;
 }
 
@@ -340,6 +349,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         known = &old;
         if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
             me->hits++;
+            count_hit(ply);
             p->pv_len = 0;
             return old.lower >= beta || old.lower == old.upper ? old.lower : old.upper;
         }
@@ -577,10 +587,12 @@ static worker_t *new_worker(int id)
         w->path = calloc(MAX_PLY, sizeof(int32_t));
         w->stored = calloc(MAX_PLY, sizeof(int64_t));
         w->stored_work = calloc(MAX_PLY, sizeof(int64_t));
+        w->stored_hits = calloc(MAX_PLY, sizeof(int64_t));
         w->untabled = calloc(MAX_PLY, 1);
-        if (!w->plies || !w->path || !w->stored || !w->stored_work || !w->untabled) {
+        if (!w->plies || !w->path || !w->stored || !w->stored_work || !w->stored_hits
+            || !w->untabled) {
             free(w->plies); free(w->path); free(w->stored); free(w->stored_work);
-            free(w->untabled); free(w); return NULL;
+            free(w->stored_hits); free(w->untabled); free(w); return NULL;
         }
     }
     else return NULL;
@@ -597,7 +609,8 @@ static void free_worker(worker_t *w)
     me = w;
     free_plies();
     me = saved;
-    free(w->plies); free(w->path); free(w->stored); free(w->stored_work); free(w->untabled);
+    free(w->plies); free(w->path); free(w->stored); free(w->stored_work); free(w->stored_hits);
+    free(w->untabled);
     free(w);
 }
 
