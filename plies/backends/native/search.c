@@ -407,6 +407,9 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         p->order[at] = killed; count++;
     }
     value_t alpha_in = alpha, beta_in = beta;
+    /* pending: the best child's line is still in the ply below; it is taken from there only
+       when another child is about to be searched (take_line), or at the end straight into
+       this node's line (line_of): a cut node copies it once */
     int pending = 0;
     if (maximizing ? v >= beta : v <= alpha) {
         me->cutoffs++;  /* a terminal child settles the node */
@@ -434,9 +437,6 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         int defer = wanted_threads > 1 && ply < BUSY_PLIES;
         unsigned char *later = p->later;
         int deferred = 0;
-        /* the best child's line is taken from the ply below only when another child is
-           about to be searched there (or at the end): a cut node copies it once */
-        pending = 0;
         for (int pass = 0; pass < 1 + (deferred > 0); pass++)
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
