@@ -282,8 +282,7 @@ def search(
                 if stored_depth >= depth:
                     if lower >= beta or upper <= alpha or lower == upper:
                         hits += 1
-                        if top == UNLIMITED:
-                            count_hit(top - depth)
+                        count_hit(ply)
                         if stored_depth != PROVED:  # the bound rests on a depth cut-off
                             estimates += 1
                         line = None
@@ -434,6 +433,8 @@ def search(
 
     def count_hit(ply: int) -> None:
         """SMALL SUBTREES: a hit at ``ply`` that settled its state."""
+        if top != UNLIMITED:
+            return
         counts = stored.get(ply)
         if counts is None:
             counts = stored[ply] = [0, 0, 0]

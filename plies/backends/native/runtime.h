@@ -90,6 +90,10 @@ enum { F_STOPPED = 100 };  /* another thread finished, failed or met a limit: st
    and the path to the node it is in. One thread searches alone unless --threads asks for more
    (lazy SMP: every thread searches the root, sharing the table). */
 struct ply;
+/* SMALL SUBTREES (search.c), a ply's counts: its first states stored with the table, the
+   nodes they took and the hits that settled a state meanwhile; whether it goes without */
+struct small { int64_t stored, work, hits; int untabled; };
+
 typedef struct worker {
     jmp_buf escape;
     int64_t fault_kind, fault_check, fault_a, fault_b;
@@ -102,8 +106,7 @@ typedef struct worker {
     int path_ply;
     int partial_known, partial_best;
     value_t partial_value;
-    int64_t *stored, *stored_work, *stored_hits;  /* SMALL SUBTREES (search.c), per ply: */
-    unsigned char *untabled;  /* states stored, their nodes, hits; 1: without the table */
+    struct small *small;  /* SMALL SUBTREES (search.c): MAX_PLY of them, one a ply */
 } worker_t;
 
 static __thread worker_t *me __attribute__((tls_model("initial-exec")));

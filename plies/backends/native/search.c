@@ -287,24 +287,24 @@ static int opponent_wins(const state_t *s, ply_t *p, int maximizing, int *made)
    ply's look-ups so far (its hits and those states) saved fewer than SMALL_SAVING nodes each
    (a hit saves about what a stored state's search took): there a probe (a cache miss, on a
    large table a TLB miss too) costs more than the little search it saves. */
-static inline int tabled(int ply) { return ply >= MAX_PLY || !me->untabled[ply]; }
+static inline int tabled(int ply) { return ply >= MAX_PLY || !me->small[ply].untabled; }
 
 static inline void count_hit(int ply)  /* a hit that settled its state */
 {
-    if (ply < MAX_PLY && me->stored[ply] < SMALL_FIRST) me->stored_hits[ply]++;
+    if (ply < MAX_PLY && me->small[ply].stored < SMALL_FIRST) me->small[ply].hits++;
 }
 
 /* a state searched with the table, and the nodes its search took */
 static inline void count_stored(int ply, int64_t work)
 {
-    if (ply >= MAX_PLY || me->stored[ply] >= SMALL_FIRST) return;
-    me->stored_work[ply] += work;
-    if (++me->stored[ply] < SMALL_FIRST) return;
-    unsigned __int128 hit = (uint64_t)me->stored_hits[ply], first = SMALL_FIRST;
-    uint64_t total = (uint64_t)me->stored_work[ply];
-    if (total < (uint64_t)SMALL_WORK * SMALL_FIRST
-            && hit * total * SMALL_SAVING_DEN < SMALL_SAVING_NUM * (hit + first) * first)
-        me->untabled[ply] = 1;
+    if (ply >= MAX_PLY) return;
+    struct small *c = &me->small[ply];
+    if (c->stored >= SMALL_FIRST) return;
+    c->work += work;
+    if (++c->stored < SMALL_FIRST) return;
+    unsigned __int128 hit = (uint64_t)c->hits, first = SMALL_FIRST, total = (uint64_t)c->work;
+    c->untabled = total < (unsigned __int128)SMALL_WORK * SMALL_FIRST
+                  && hit * total * SMALL_SAVING_DEN < SMALL_SAVING_NUM * (hit + first) * first;
 }
 
 /* above: the player who moved to this state (1: MAX, -1: MIN, 0: none, at the root and below
@@ -585,14 +585,9 @@ static worker_t *new_worker(int id)
     if (w) {
         w->plies = calloc(MAX_PLY, sizeof(ply_t *));
         w->path = calloc(MAX_PLY, sizeof(int32_t));
-        w->stored = calloc(MAX_PLY, sizeof(int64_t));
-        w->stored_work = calloc(MAX_PLY, sizeof(int64_t));
-        w->stored_hits = calloc(MAX_PLY, sizeof(int64_t));
-        w->untabled = calloc(MAX_PLY, 1);
-        if (!w->plies || !w->path || !w->stored || !w->stored_work || !w->stored_hits
-            || !w->untabled) {
-            free(w->plies); free(w->path); free(w->stored); free(w->stored_work);
-            free(w->stored_hits); free(w->untabled); free(w); return NULL;
+        w->small = calloc(MAX_PLY, sizeof(struct small));
+        if (!w->plies || !w->path || !w->small) {
+            free(w->plies); free(w->path); free(w->small); free(w); return NULL;
         }
     }
     else return NULL;
@@ -609,9 +604,7 @@ static void free_worker(worker_t *w)
     me = w;
     free_plies();
     me = saved;
-    free(w->plies); free(w->path); free(w->stored); free(w->stored_work); free(w->stored_hits);
-    free(w->untabled);
-    free(w);
+    free(w->plies); free(w->path); free(w->small); free(w);
 }
 
 static void start(double timeout, int64_t most_nodes)
