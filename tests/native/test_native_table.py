@@ -1,6 +1,7 @@
 """The native transposition table: an entry is its key's words with the data in their spare
 bits (an extra word only where the bits do not fit), the table grows in place within the
-memory budget, and a full table forgets its cheapest entries without changing any value."""
+memory budget (past its reach only where its entries are found again), and a full table
+forgets its cheapest entries without changing any value."""
 
 from __future__ import annotations
 
@@ -94,6 +95,29 @@ def test_a_full_table_forgets_in_place_keeping_every_entry_findable(native, para
     # without the table, the forgetting unchanged.)
     result = native(plies.load("connect4", **params)).solve("auto", memory=memory)
     assert result.proved and result.nodes == nodes
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_past_its_reach_a_table_grows_only_where_its_entries_are_found_again(
+        native, monkeypatch, threads):
+    # A TABLE IN REACH (table.c): with a reach of 1,024 slots, Connect Four (a settled hit for
+    # about every five states stored) keeps within it and searches forgotten subtrees again;
+    # dots and boxes (about three hits a state) grows past it as before, node for node
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first check
+    four = native(plies.load("connect4", width=5, height=4))
+    dots = native(plies.load("dots_and_boxes", rows=2, cols=3))
+    whole = {game: game.solve("auto") for game in (four, dots)}
+    monkeypatch.setattr(engine, "REACH_BYTES", 1024 * 16)
+    kept = four.solve("auto", threads=threads)
+    assert kept.value == whole[four].value == 0 and kept.proved and kept.threads == threads
+    assert kept.table_size <= 1024 < whole[four].table_size // 16
+    if threads == 1:  # the plain table at most 5/8 full, as at its memory budget
+        assert kept.table_size <= 1024 * 5 // 8 and kept.nodes > whole[four].nodes
+    grown = dots.solve("auto", threads=threads)
+    assert grown.value == whole[dots].value and grown.proved
+    assert grown.table_size > 1024 * 16 // dots.entry_bytes * 16
+    if threads == 1:
+        assert (grown.nodes, grown.table_size) == (whole[dots].nodes, whole[dots].table_size)
 
 
 HELD = """

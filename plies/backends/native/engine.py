@@ -35,6 +35,11 @@ SPAWN_NODES = 1 << 20
 """With threads, the helpers join a search once it has run this many nodes alone (about a
 quarter of a second): a smaller search is one thread's, node for node."""
 
+REACH_BYTES = 64 << 20
+"""The table grows past this size only where its entries are found again (a settled hit for
+every three states added): past a few tens of megabytes every probe waits on the address
+translation as well as on the memory (A TABLE IN REACH, table.c)."""
+
 OUT = 32
 MAX_PLY = 10_000
 MAX_PV = 256
@@ -124,7 +129,7 @@ class NativeGame:
                                     -1.0 if timeout is None else float(timeout),
                                     -1 if max_nodes is None else max_nodes, table_bytes,
                                     out, line, where, report, report_every, scale >> 64,
-                                    scale & (2**64 - 1), threads, SPAWN_NODES)
+                                    scale & (2**64 - 1), threads, SPAWN_NODES, REACH_BYTES)
         seconds = perf_counter() - started
         if failed:
             raise failed[0]

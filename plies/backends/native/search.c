@@ -723,7 +723,8 @@ static uint64_t growths;
 
 /* The one thread's table (linear probing, plain entries) made the shared one in its own
    memory: its entries set aside, its slots cleared, and the entries placed again, in buckets,
-   in twice the slots (while the other threads have not started yet). */
+   in twice the slots where it may grow (A TABLE IN REACH, table.c), while the other threads
+   have not started yet. */
 static void share_table(void)
 {
     uint64_t n = 0;
@@ -733,7 +734,7 @@ static void share_table(void)
     for (uint64_t i = 0; i < table_slots && n < table_count; i++)
         if (used_entry(&table[i])) aside[n++] = table[i];
     memset(table, 0, sizeof(entry_t) * table_slots);
-    if (table_slots * 2 <= table_most_slots) table_slots *= 2;
+    if (may_grow()) table_slots *= 2;
     table_count = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key[KEY_WORDS];
@@ -860,12 +861,13 @@ static void go_parallel(void)
 /* algorithm 0: auto, 1: minimax, 2: expectiminimax (auto's search without a table, with
    Star1 when the game has bounds). scale: the search's units (chance games; ignored
    without chance). thread_count: threads for auto with a table (others search alone), the
-   helpers joining after spawn_after nodes.
+   helpers joining after spawn_after nodes. reach: the table's size past which it grows only
+   where its entries are found again (A TABLE IN REACH, table.c).
    Returns the fault kind (0: none). */
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
                 void (*progress)(int64_t, double), double every, uint64_t scale_high,
-                uint64_t scale_low, int thread_count, int64_t spawn_after)
+                uint64_t scale_low, int thread_count, int64_t spawn_after, int64_t reach)
 {
     state_t root;
     if (!load_state(&root, root_slots)) { out[0] = F_STATE; return F_STATE; }
@@ -890,6 +892,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     grow_wanted = 0;
     active = 1; waiting = 0;
     table = NULL; table_slots = table_count = 0;
+    reach_bytes = reach > 0 ? (uint64_t)reach : 0;
     if (use_table) {
         /* the most slots that fit the budget (a table grows in place: no old copy beside
            it), mapped at once; the system gives them memory as the table grows into them */
