@@ -453,9 +453,9 @@ def search(
             return
         counts[0] += 1
         counts[1] += work
-        first, work, hit = counts
-        if first == SMALL_FIRST and work < SMALL_WORK * first \
-                and hit * work < SMALL_SAVING * (hit + first) * first:
+        first, total, hit = counts
+        if first == SMALL_FIRST and total < SMALL_WORK * first \
+                and hit * total < SMALL_SAVING * (hit + first) * first:
             untabled.add(ply)
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,

@@ -219,10 +219,11 @@ static inline int probe(const uint64_t *key, uint64_t hash, known_t *found, prob
     }
 }
 
-/* A TABLE IN REACH: a table grows past reach_bytes (REACH_BYTES in engine.py) only where its entries are found again,
-   while the hits that settled a state are at least 1/GROW_HITS of the states added to it
-   (the thread's own counts); otherwise a full table makes room (the plain table forgets its
-   cheaper half, the shared one gives up a bucket's cheapest entry), as at the memory budget.
+/* A TABLE IN REACH: a table grows past reach_bytes (REACH_BYTES in engine.py) only where its
+   entries are found again, while the hits that settled a state are at least 1/GROW_HITS of
+   the states added to it (the thread's own counts); otherwise a full table makes room (the
+   plain table forgets its cheaper half, the shared one gives up a bucket's cheapest entry),
+   as at the memory budget.
    Past a few tens of megabytes every probe waits on the address translation as well as on
    the memory (under perf, most of key_of's time is the instruction after its prefetch), which
    the table repays only where it is used: Connect Four's settled hits are 0.16-0.22 of its
