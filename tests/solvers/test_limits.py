@@ -191,10 +191,29 @@ def test_work_counted_outside_a_search_is_never_stopped():
 @pytest.mark.parametrize("nodes", range(1, 7))
 def test_a_stopped_search_says_how_many_root_moves_it_valued(algorithm, nodes):
     spec = ("max", {"a": ("min", {"a1": 1, "a2": 2}), "b": ("min", {"b1": 5, "b2": 6})})
-    result = solve(Tree(spec, bounds=(0, 9)), algorithm, max_nodes=nodes)
+    # auto without a table: with one, these wide bounds would bring null windows (below)
+    result = solve(Tree(spec, bounds=(0, 9)), algorithm, max_nodes=nodes,
+                   use_table=algorithm != "auto")
     assert result.stopped == "max-nodes"
     assert result.root_moves == ((1, 2) if result.best_move == "a" else (0, 2))
     assert result.to_dict()["root_moves"] == list(result.root_moves)
+
+
+def test_a_stopped_null_window_search_reports_the_bound_its_passes_proved():
+    # bounds 0..9 (more than three values): auto searches the root with null windows, where a
+    # root move's value is only a bound; a stopped search gives what a finished pass proved
+    spec = ("max", {"a": ("min", {"a1": 1, "a2": 2}), "b": ("min", {"b1": 5, "b2": 6})})
+    finished = solve(Tree(spec, bounds=(0, 9)), "auto")
+    assert (finished.value, finished.best_move, finished.principal_variation) == (5, "b", ["b", "b1"])
+    bounds = []
+    for nodes in range(1, finished.nodes):
+        result = solve(Tree(spec, bounds=(0, 9)), "auto", max_nodes=nodes)
+        assert result.stopped == "max-nodes" and not result.proved
+        assert result.root_moves is None
+        if result.value is not None:  # MAX's bound: at least this, by this move
+            assert result.value <= 5 and (result.best_move == "b" or result.value <= 1)
+            bounds.append(result.value)
+    assert bounds and bounds == sorted(bounds)
 
 
 def test_a_search_that_finishes_reports_no_root_moves():

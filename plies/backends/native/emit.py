@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from plies.lowering import ir
-from plies.solvers.search import SMALL_FIRST, SMALL_SAVING, SMALL_WORK
+from plies.solvers.search import NULL_WINDOW_SPAN, SMALL_FIRST, SMALL_SAVING, SMALL_WORK
 from plies.lowering.ir import Unsupported
 
 MAX_DOMAIN_VALUES = 10_000
@@ -528,6 +528,7 @@ class CEmitter:
             f"#define ROLE1 {game.roles[0]}",
             f"#define ROLE2 {game.roles[1]}",
             f"#define MAX_PLY {max_ply(game)}",
+            f"#define NULL_WINDOW_SPAN {NULL_WINDOW_SPAN}",
             f"#define SMALL_FIRST {SMALL_FIRST}",
             f"#define SMALL_WORK {SMALL_WORK}",
             f"#define SMALL_SAVING_NUM {SMALL_SAVING.numerator}",

@@ -109,10 +109,16 @@ static void take_line(ply_t *p, int ply)
     if (p->best_len) memcpy(p->best_line, child->pv, sizeof(int32_t) * p->best_len);
 }
 
-/* what a stopped search knows: the best child of the root searched so far */
+/* NULL WINDOWS (root_value, below): the root is searched by null-window passes */
+static int null_windows;
+
+/* what a stopped search knows: the best child of the root searched so far (with null
+   windows, the passes say it instead: a child's value there is a bound) */
 static inline void note_root(int ply, value_t v, int best)
 {
-    if (ply == 0 && best >= 0) { me->partial_known = 1; me->partial_value = v; me->partial_best = best; }
+    if (ply == 0 && best >= 0 && !null_windows) {
+        me->partial_known = 1; me->partial_value = v; me->partial_best = best;
+    }
 }
 
 #if HAS_PREFER
@@ -347,14 +353,16 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     probed_t at_slot = {0, UINT64_MAX};  /* no era: until a probe of the plain table sets it */
     if (keyed && probe(key, hash, &old, &at_slot)) {
         known = &old;
-        if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
-            me->hits++;
-            count_hit(ply);
-            p->pv_len = 0;
-            return old.lower >= beta || old.lower == old.upper ? old.lower : old.upper;
+        if (ply || !null_windows) {  /* with null windows, the root's entry gives its move only */
+            if (old.lower >= beta || old.upper <= alpha || old.lower == old.upper) {
+                me->hits++;
+                count_hit(ply);
+                p->pv_len = 0;
+                return old.lower >= beta || old.lower == old.upper ? old.lower : old.upper;
+            }
+            if (old.lower > alpha) alpha = old.lower;  /* proved bounds narrow the window */
+            if (old.upper < beta) beta = old.upper;
         }
-        if (old.lower > alpha) alpha = old.lower;  /* proved bounds narrow the window */
-        if (old.upper < beta) beta = old.upper;
         best = old.best;
     }
     if (player == 0) {
@@ -680,11 +688,41 @@ static state_t search_root;
 
 static void leave_search(void);
 
+/* NULL WINDOWS, as null_window_value in plies/solvers/search.py (MTD(f)): passes that each
+   ask whether the root is worth at least beta, the table keeping what each proved, until its
+   lower and upper bounds meet (the step doubling while passes fail the same way); then the
+   exact pass (v - 1, v + 1) for the line. A pass that proves a bound for the player to move
+   gives a stopped search its value and move. Every thread runs its own passes: whatever a
+   pass proves is proved, whichever thread's table entries it stands on. */
+static value_t root_value(void)
+{
+    if (!null_windows) return value(&search_root, NULL, low_value, high_value, 0, 0);
+    int maximizing = to_move(&search_root) == 1, last = 0;  /* last: how the last pass failed */
+    value_t lower = low_value, upper = high_value, step = 1;
+    value_t guess = floor_div(low_value + high_value, 2);
+    while (lower < upper) {
+        value_t beta = guess <= lower ? lower + 1 : guess < upper ? guess : upper;
+        value_t v = value(&search_root, NULL, beta - 1, beta, 0, 0);
+        if (v >= beta) {  /* worth at least v */
+            step = last > 0 ? step * 2 : 1;
+            lower = v; last = 1; guess = v + step;
+        } else {  /* worth at most v */
+            step = last < 0 ? step * 2 : 1;
+            upper = v; last = -1; guess = v - step + 1;
+        }
+        ply_t *root = me->plies[0];
+        if (root && root->pv_len > 0 && (v >= beta) == maximizing) {
+            me->partial_known = 1; me->partial_value = v; me->partial_best = root->pv[0];
+        }
+    }
+    return value(&search_root, NULL, lower - 1, lower + 1, 0, 0);
+}
+
 static void search_from_root(worker_t *w)
 {
     me = w;
     if (setjmp(w->escape) == 0) {
-        value_t v = value(&search_root, NULL, low_value, high_value, 0, 0);
+        value_t v = root_value();
         if (__sync_bool_compare_and_swap(&winner, -1, w->id)) winner_value = v;
     } else if (w->fault_kind != F_STOPPED) {  /* a limit, or a rule that failed */
         __sync_bool_compare_and_swap(&failed_first, -1, w->id);
@@ -880,6 +918,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     start(timeout, most_nodes);
     star = algorithm == 2 && HAS_BOUNDS;
     use_table = algorithm == 0 && memory > 0 && key_fits(&root);
+    null_windows = use_table && !HAS_CHANCE && HAS_BOUNDS && high_value - low_value > NULL_WINDOW_SPAN;
     threads = 1;
     wanted_threads = use_table && thread_count > 1 ? thread_count : 1;
     spawn_at = INT64_MAX;  /* until the search of the root's moves begins */
