@@ -52,3 +52,27 @@ def test_connect_four_answers_a_threat_in_both_back_ends_alike(native):
     assert str(ours.best_move) == str(python.best_move) == "drop(4)"
     assert (ours.value, ours.nodes, ours.leaves, ours.table_hits) == \
         (python.value, python.nodes, python.leaves, python.table_hits)
+
+
+def test_null_windows_search_a_margin_as_in_python(native):
+    """NULL WINDOWS: Kalah's value is a margin of seeds (bounds far more than three values
+    apart), so auto asks the root "at least beta?" a pass at a time. Both back ends make the
+    same passes, node for node, far fewer nodes than the full window would (12,873 on 3/3),
+    and a stopped search reports a bound that a finished pass proved, with its move."""
+    model = plies.load("kalah", pits=3, seeds=3)
+    python, ours = model.solve("auto"), native(model).solve("auto")
+    assert (ours.value, ours.nodes, ours.leaves, ours.cutoffs, ours.table_size,
+            ours.principal_variation) == \
+        (python.value, python.nodes, python.leaves, python.cutoffs, python.table_size,
+         python.principal_variation)
+    assert python.value == 2 and python.nodes < 12_873 // 2 + 1 and python.proved
+    bounds = []
+    for nodes in range(200, python.nodes, 400):
+        stopped = native(model).solve("auto", max_nodes=nodes)
+        assert stopped.stopped == "max-nodes" and not stopped.proved
+        again = model.solve("auto", max_nodes=nodes)
+        assert (stopped.value, stopped.best_move) == (again.value, again.best_move)
+        if stopped.value is not None:  # south moves first: at least this, by this move
+            assert stopped.value <= 2 and stopped.best_move is not None
+            bounds.append(stopped.value)
+    assert bounds and bounds == sorted(bounds)
