@@ -38,7 +38,9 @@ One search handles every kind of node:
   window, where null windows saved nothing (Connect Four). The first guess is the middle of
   the bounds, and the step doubles while passes fail the same way, so that a value far from
   it takes a few passes, not one per value. At the root the table gives only its best move:
-  a hit there would end the last pass without its line.
+  a hit there would end the last pass without its line. A pass worth a value between whole
+  numbers (a game in Python with fractional utilities and whole bounds) ends the passes: one
+  search with the full window follows, as the passes would never meet.
 - Small subtrees (without a depth limit): a ply whose first SMALL_FIRST states stored took
   fewer than SMALL_WORK nodes each, and whose hits saved fewer than SMALL_SAVING nodes a
   look-up, goes without the table from then on (no probe, no entry), as endgame solvers skip
@@ -589,6 +591,8 @@ def search(
         while lower < upper:
             beta = lower + 1 if guess <= lower else min(guess, upper)
             v = value(root, beta - 1, beta, depth)
+            if v != int(v):  # between whole numbers (a fractional utility): passes never meet
+                return value(root, low, high, depth)
             if v >= beta:  # worth at least v
                 step = step * 2 if last > 0 else 1
                 lower, last, guess = v, 1, v + step

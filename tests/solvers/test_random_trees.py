@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,17 @@ def test_a_chance_event_deeper_than_the_scale_walk_is_still_exact():
     game = Tree(spec, bounds=(-1, 1))
     for algorithm in ("expectiminimax", "auto"):
         assert solve(game, algorithm).value == Fraction(-1, 3)
+
+
+@pytest.mark.timeout(60)
+def test_null_windows_end_on_a_value_between_whole_numbers():
+    # Whole bounds, no chance: the root is searched by null windows, which ask "at least beta?"
+    # of whole betas; -28/3 lies between two of them, so the passes never met (found by the
+    # CI profile of test_star_in_whole_numbers..., which hung). One full window settles it.
+    game = Tree(("min", {"m0": Fraction(-1), "m1": Fraction(-28, 3)}), bounds=(-10, 10))
+    result = solve(game)
+    assert (result.value, result.best_move, result.proved) == (Fraction(-28, 3), "m1", True)
+    assert_line_achieves(game, result)
 
 
 @given(trees(estimates=True), st.integers(0, 4))
