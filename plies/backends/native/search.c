@@ -618,7 +618,6 @@ static void free_worker(worker_t *w)
 static void start(double timeout, int64_t most_nodes)
 {
     max_nodes = most_nodes;
-    work_done = work_next = 0;  /* the rules' work (count_work) of this search only */
     interrupted = 0;
     stop_all = 0;
     all_nodes = 0;
