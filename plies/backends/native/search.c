@@ -655,7 +655,7 @@ static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where, wo
         out[3] += all[i]->nodes; out[4] += all[i]->leaves; out[5] += all[i]->cutoffs;
         out[6] += all[i]->hits; out[17] += all[i]->expanded;
     }
-    out[7] = (int64_t)table_count;
+    out[7] = (int64_t)table_entries();
     out[8] = failed->fault_check; out[9] = failed->fault_a; out[10] = failed->fault_b;
     out[11] = all[0]->partial_known;
     put_value(out + 12, all[0]->partial_value);

@@ -274,6 +274,20 @@ static int shared_store(const uint64_t *key, uint64_t hash, const entry_t *fresh
     return !mine;
 }
 
+/* The entries in the table. The plain table counts them exactly; the shared one's count is
+   what the threads claimed, and two threads that both found a bucket's slot empty both count
+   the one entry that stays, so at the end of a search its slots are counted instead. */
+static uint64_t table_entries(void)
+{
+    if (!shared_table) return table_count;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < table_slots; i++) {
+        entry_t copy;
+        n += (uint64_t)shared_load(&table[i], &copy);
+    }
+    return n;
+}
+
 static entry_t *find(const uint64_t *key, uint64_t hash)
 {
     uint64_t mask = table_slots - 1;
