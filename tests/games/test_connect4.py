@@ -10,8 +10,7 @@ import pytest
     (4, 4, 0), (5, 4, 0), (4, 5, 0),
     pytest.param(6, 4, -1, marks=pytest.mark.slow),   # a second-player win, about 7 s
     pytest.param(5, 5, 0, marks=pytest.mark.slow),    # about 9 s
-    pytest.param(6, 5, 0, marks=pytest.mark.slow),    # about 80 s
-])
+])  # 6x5 (a draw) took 115-146 s in Python, the suite's slowest test: tests/native proves it
 def test_published_values(width, height, expected):
     result = plies.load("connect4", width=width, height=height).solve()
     assert result.proved and result.value == expected
