@@ -311,7 +311,7 @@ def solve(
     progress = _progress_line() if sys.stderr.isatty() and not as_json else None
     if backend == "native":
         from plies.backends.native.backend import with_backend
-        native = with_backend(model, backend, _notice)
+        native = with_backend(model, backend, _notice, building=sys.stderr.isatty())
         if native is not model:  # else the note said why it runs in Python
             options["threads"] = threads or os.cpu_count() or 1
         model = native
@@ -895,7 +895,7 @@ def perft(
         _notice(f"native: {why} is counted by the Python back end; running in Python")
     elif backend == "native":
         from plies.backends.native.backend import native_perft
-        result = native_perft(model, depth, start, _notice)
+        result = native_perft(model, depth, start, _notice, building=sys.stderr.isatty())
     try:
         if result is None:
             result = count_positions(model, depth, state=start, distinct=distinct,

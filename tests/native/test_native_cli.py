@@ -74,3 +74,24 @@ def test_no_compiler_is_one_line_then_python(native, monkeypatch, tmp_path):
 def test_a_bad_backend_is_a_usage_error():
     result = run("solve", "nim", "--backend", "fortran")
     assert result.exit_code == 2
+
+
+def test_a_build_is_announced_where_it_is_asked_for(native, tmp_path, monkeypatch):
+    # The command line asks on a terminal (a build of Othello 6x6 takes about a minute): one
+    # line before the C compiler runs, none when the module is already built
+    from plies.backends.native.backend import native_perft, with_backend
+    from plies.game.loader import load_source
+    monkeypatch.setenv("PLIES_CACHE_DIR", str(tmp_path))
+    text = ("game announced\nplayers a max, b min\nstate n: 0..3 = 0\n"
+            "move m when n < 3 { n += 1 }\nterminal n == 3\nutility 2\n")
+    notes = []
+    model = load_source(text, "announced.game")
+    solved = with_backend(model, "native", notes.append, building=True).solve()
+    assert notes == ["native: compiling announced's C once (later runs load it from the cache)"]
+    assert solved.value == 2
+    with_backend(model, "native", notes.append, building=True)
+    assert native_perft(model, 2, None, notes.append, building=True).counts
+    assert len(notes) == 1
+    with_backend(load_source(text.replace("n < 3", "n <= 2"), "announced.game"), "native",
+                 notes.append)  # another game, built without a word
+    assert len(notes) == 1

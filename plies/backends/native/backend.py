@@ -15,24 +15,29 @@ from plies.backends.native.build import NativeUnavailable
 BACKENDS = ("python", "native")
 
 
-def native_game(model, notice: Callable[[str], object]):
-    """The model's native module, or None (after ``notice``) when it cannot be had."""
+def native_game(model, notice: Callable[[str], object], building: bool = False):
+    """The model's native module, or None (after ``notice``) when it cannot be had.
+    ``building``: say through ``notice`` when the module is compiled (a minute for the
+    largest rules, such as Othello 6x6's), as the command line does on a terminal."""
     from plies.backends.native.engine import NativeGame
     if getattr(model.checked, "tree", None) is not None:
         notice("native: an explicit game tree is solved by the Python back end")
         return None
     try:
-        return NativeGame(model)
+        return NativeGame(model, (lambda: notice(
+            f"native: compiling {model.name}'s C once (later runs load it from the cache)"))
+            if building else None)
     except NativeUnavailable as reason:
         notice(f"native: {reason}; running in Python")
         return None
 
 
-def with_backend(model, backend: str, notice: Callable[[str], object]):
+def with_backend(model, backend: str, notice: Callable[[str], object],
+                 building: bool = False):
     """``model`` itself for ``python``; for ``native``, a model whose searches run in C."""
     if backend != "native":
         return model
-    native = native_game(model, notice)
+    native = native_game(model, notice, building)
     return model if native is None else NativeModel(model, native, notice)
 
 
@@ -86,11 +91,12 @@ class NativeModel:
             return model.solve(algorithm, state=state, **python)
 
 
-def native_perft(model, depth: int, state, notice: Callable[[str], object]):
+def native_perft(model, depth: int, state, notice: Callable[[str], object],
+                 building: bool = False):
     """Perft counts from the native module, or None to count in Python (a rule failed, or
     the native back end is not available: the Python count then reports or counts it)."""
     from plies.backends.native.engine import NativeFault
-    native = native_game(model, notice)
+    native = native_game(model, notice, building)
     if native is None:
         return None
     try:

@@ -9,6 +9,8 @@ the built module without compiling.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import contextlib
 import functools
 import hashlib
@@ -92,8 +94,9 @@ def module_name(source: str) -> str:
     return f"_plies_game_{digest[:24]}"
 
 
-def load_module(source: str):
-    """The built module of ``source`` (building it the first time): its ``ffi`` and ``lib``.
+def load_module(source: str, building: Callable[[], object] | None = None):
+    """The built module of ``source`` (building it the first time, after calling
+    ``building``: a build can take a minute): its ``ffi`` and ``lib``.
 
     Raises:
         NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
@@ -112,6 +115,8 @@ def load_module(source: str):
             directory = Path(tempfile.mkdtemp(prefix="plies-native-"))
         built = _find_built(directory, name)
         if built is None:
+            if building is not None:
+                building()
             built = _compile(cffi, directory, name, source)
         module = _import(name, built)
         _loaded[name] = module

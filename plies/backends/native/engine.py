@@ -65,7 +65,8 @@ class NativeRefused(NativeUnavailable):
 class NativeGame:
     """A game's native module, for the model it was built from."""
 
-    def __init__(self, model):
+    def __init__(self, model, building: Callable[[], object] | None = None):
+        """``building`` is called before the module is compiled (not when it is cached)."""
         self.model = model
         try:
             self.lowered: ir.Game = lower(model.checked)
@@ -74,7 +75,7 @@ class NativeGame:
             raise NativeRefused(str(reason)) from None
         self.denominator, self.power = chance_scale(self.lowered)
         self.scale = self.denominator**self.power
-        module = load_module(self.source)
+        module = load_module(self.source, building)
         self.ffi, self.lib = module.ffi, module.lib
         self.entry_bytes: int = self.lib.plies_entry_bytes()
         """The size of one table entry in bytes (16 for Connect Four up to 7x6)."""
