@@ -9,8 +9,6 @@ the built module without compiling.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import contextlib
 import functools
 import hashlib
@@ -21,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from plies import __version__
