@@ -303,13 +303,18 @@ def interrupt_after(monkeypatch, calls: int) -> None:
 
 
 def test_ctrl_c_before_any_move_is_searched_gives_the_games_bounds(monkeypatch):
+    """auto searches Connect Four's root by null-window passes (no count of the moves searched);
+    alpha-beta with the full window counts them."""
     interrupt_after(monkeypatch, 5)
-    result = run("solve", "connect4", "--param", "width=5", "--param", "height=4")
-    assert result.exit_code == 0, result.output
-    assert ("value      unknown (the search stopped before any move from here was fully "
-            "searched; it lies in -1..1, the game's bounds)\n") in result.stdout
-    assert ("status     not proved: stopped by Ctrl-C with 0 of 5 moves from here fully "
-            "searched\n") in result.stdout
+    for algorithm, status in (("auto", "not proved: stopped by Ctrl-C\n"),
+                              ("alphabeta", "not proved: stopped by Ctrl-C with 0 of 5 moves "
+                                            "from here fully searched\n")):
+        result = run("solve", "connect4", "--param", "width=5", "--param", "height=4",
+                     "--algorithm", algorithm)
+        assert result.exit_code == 0, result.output
+        assert ("value      unknown (the search stopped before any move from here was fully "
+                "searched; it lies in -1..1, the game's bounds)\n") in result.stdout
+        assert f"status     {status}" in result.stdout
 
 
 def test_ctrl_c_after_some_moves_gives_a_bound_on_the_value(monkeypatch):

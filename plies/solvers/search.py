@@ -29,14 +29,15 @@ One search handles every kind of node:
   but cost more time than they saved; Star2's probes cost nodes.)
 - A transposition table (``table.py``) of lower and upper bounds per state, bounded in size.
 - Null windows (MTD(f), Plaat, Schaeffer, Pijls and de Bruin 1996): with a table and without a
-  depth limit, on a game without chance whose whole utility bounds allow more than three
-  values (a margin: Othello's discs, Kalah's seeds), the root is searched with null windows,
-  each pass asking whether the value is at least some beta, the table keeping what every
-  pass proved, until the bounds meet; a last pass with the window (v - 1, v + 1) then gives
-  the line. A null window cuts far more than the full one (Kalah 5 pits of 3 seeds: 3.6
-  million nodes against 11.1 million natively); a win, draw or loss (-1..1) keeps the full
-  window, where null windows saved nothing (Connect Four). The first guess is the middle of
-  the bounds, and the step doubles while passes fail the same way, so that a value far from
+  depth limit, on a game without chance whose whole utility bounds allow more than two
+  values (a win, draw or loss; a margin: Othello's discs, Kalah's seeds), the root is
+  searched with null windows, each pass asking whether the value is at least some beta, the
+  table keeping what every pass proved, until the bounds meet; a last pass with the window
+  (v - 1, v + 1) then gives the line, unless the value is a bound (a fail-high at the upper
+  bound is exact: its pass gave the line). A null window cuts far more than the full one
+  (Kalah 5 pits of 3 seeds: 3.6 million nodes against 11.1 million natively; Connect Four
+  6x4, a loss, 1.10 million against 1.48 million; a draw about the same). The first guess
+  is the middle of the bounds, and the step doubles while passes fail the same way, so that a value far from
   it takes a few passes, not one per value. At the root the table gives only its best move:
   a hit there would end the last pass without its line. A pass worth a value between whole
   numbers (a game in Python with fractional utilities and whole bounds) ends the passes: one
@@ -83,9 +84,9 @@ chance event first met deeper than this still gives exact values, as Fractions, 
 WEIGHINGS = 256
 """Chance-outcome lists whose whole-number weights a search remembers."""
 
-NULL_WINDOW_SPAN = 2
+NULL_WINDOW_SPAN = 1
 """NULL WINDOWS: a root is searched with null windows when its bounds are more than this apart
-(more than three whole values)."""
+(more than two whole values: a win, draw or loss too)."""
 
 SMALL_FIRST = 1024
 SMALL_WORK = 8
@@ -583,7 +584,8 @@ def search(
 
     def null_window_value(depth: int):
         """NULL WINDOWS: passes that each ask whether the root is worth at least beta, until
-        its lower and upper bounds meet; then the exact pass (v - 1, v + 1) for the line."""
+        its lower and upper bounds meet; then the exact pass (v - 1, v + 1) for the line, unless
+        the value is a bound (the pass that found it gave its line)."""
         nonlocal passed
         maximizing = to_move(root) == MAX
         lower, upper = low, high
@@ -601,6 +603,8 @@ def search(
                 upper, last, guess = v, -1, v - step + 1
             if line is not None and (v >= beta) == maximizing:  # a bound for the player to move
                 passed = (v, (line[0], None))
+        if lower == low or lower == high:  # the last pass ended at a bound: its line is exact
+            return lower
         return value(root, lower - 1, lower + 1, depth)
 
     def unscaled(number):
@@ -613,7 +617,7 @@ def search(
         if table is None:
             return moves
         try:
-            return extend_line(table, game, root, moves, found, searched_depth)
+            return extend_line(table, game, root, moves, found, searched_depth, scale)
         except (SearchStopped, KeyboardInterrupt):  # the search is done: only the line is cut
             interrupted = True
             return moves

@@ -36,7 +36,7 @@ import sys
 from itertools import islice
 
 from .limits import UNLIMITED
-from .protocol import Game, State
+from .protocol import CHANCE, Game, State
 
 PROVED = UNLIMITED
 """Entry depth of a proved value: at least any remaining depth a search can ask for."""
@@ -159,8 +159,12 @@ class TranspositionTable:
 
 
 def extend_line(table: TranspositionTable, game: Game, state: State, moves: list, value,
-                depth: int) -> list:
+                depth: int, scale=1) -> list:
     """Complete a principal variation that a table hit cut short, by following exact entries.
+
+    A state the search settled by an immediate win (a child that ends the game at the mover's
+    bound) has no entry: there the line ends with that child's move, when the child is worth
+    the value.
 
     Args:
         table: The table the search filled.
@@ -169,6 +173,7 @@ def extend_line(table: TranspositionTable, game: Game, state: State, moves: list
         moves: The principal variation the search returned.
         value: The root value in the table's units; every entry followed must be exactly it.
         depth: The depth the search was limited to (UNLIMITED for none).
+        scale: The table's units in the game's (a utility times ``scale``).
 
     Returns:
         ``moves`` extended while the table knows the best move of the state reached.
@@ -180,6 +185,8 @@ def extend_line(table: TranspositionTable, game: Game, state: State, moves: list
     while depth > 0:
         entry = table.get(state)
         if entry is None:
+            if not game.is_terminal(state) and game.to_move(state) != CHANCE:
+                moves.extend(_ending(game, state, value, scale))
             break
         lower, upper, best, entry_depth, _ = entry
         if best is None or lower != value or upper != value or entry_depth < depth:
@@ -188,3 +195,11 @@ def extend_line(table: TranspositionTable, game: Game, state: State, moves: list
         moves.append(move)
         depth -= 1
     return moves
+
+
+def _ending(game: Game, state: State, value, scale) -> list:
+    """[the first move of ``state`` to a terminal child worth ``value``], or []."""
+    for move, child, utility in game.expand(state):
+        if utility is not None and utility * scale == value:
+            return [move]
+    return []

@@ -503,26 +503,35 @@ searched:
 
 /* The principal variation, completed from the table where a hit cut it short: from the end
    of the line, the best move of every entry whose bounds are both the root's value
-   (plies/solvers/table.py's extend_line). The root's buffers are free again by now. */
+   (plies/solvers/table.py's extend_line). A state settled by an immediate win has no entry:
+   there the line ends with the first child that ends the game worth the value. The root's
+   buffers are free again by now. */
 static void extend_line(const state_t *root, value_t v, ply_t *p)
 {
     state_t s = *root;
     for (int k = 0; p->pv_len < MAX_PV; k++) {
         if (to_move(&s) == 0) return;  /* the line stops before a chance node */
-        int next;
+        int next = -1;
         if (k < p->pv_len) {
             next = p->pv[k];
         } else {  /* past the end of the line: the table's best move, when it is exact */
             uint64_t key[KEY_WORDS];
             if (!pack_key(&s, key)) return;
             known_t e;
-            if (!probe(key, key_hash(key), &e, NULL) || e.best < 0 || e.lower != v || e.upper != v)
-                return;
-            next = e.best;
+            if (probe(key, key_hash(key), &e, NULL)) {
+                if (e.best < 0 || e.lower != v || e.upper != v) return;
+                next = e.best;
+            }
         }
         expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
         expand(&s, &x);
-        if (next >= x.n) return;
+        for (int i = 0; i < x.n && next < 0; i++) {  /* no entry: an immediate win? */
+            value_t u;
+            if (p->buf[i].terminal && !__builtin_mul_overflow((value_t)p->buf[i].utility, SCALE, &u)
+                && u == v)
+                next = i;
+        }
+        if (next < 0 || next >= x.n) return;
         if (k == p->pv_len) p->pv[p->pv_len++] = next;
         if (p->buf[next].terminal) return;
         s = p->buf[next].st;
@@ -695,9 +704,10 @@ static void leave_search(void);
 /* NULL WINDOWS, as null_window_value in plies/solvers/search.py (MTD(f)): passes that each
    ask whether the root is worth at least beta, the table keeping what each proved, until its
    lower and upper bounds meet (the step doubling while passes fail the same way); then the
-   exact pass (v - 1, v + 1) for the line. A pass that proves a bound for the player to move
-   gives a stopped search its value and move. Every thread runs its own passes: whatever a
-   pass proves is proved, whichever thread's table entries it stands on. */
+   exact pass (v - 1, v + 1) for the line, unless the value is a bound (the pass that found it
+   gave its line: a fail-high at the upper bound is exact). A pass that proves a bound for the
+   player to move gives a stopped search its value and move. Every thread runs its own passes:
+   whatever a pass proves is proved, whichever thread's table entries it stands on. */
 static value_t root_value(void)
 {
     if (!null_windows) return value(&search_root, NULL, low_value, high_value, 0, 0);
@@ -719,6 +729,7 @@ static value_t root_value(void)
             me->partial_known = 1; me->partial_value = v; me->partial_best = root->pv[0];
         }
     }
+    if (lower == low_value || lower == high_value) return lower;  /* its pass's line is exact */
     return value(&search_root, NULL, lower - 1, lower + 1, 0, 0);
 }
 
