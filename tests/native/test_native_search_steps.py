@@ -76,3 +76,17 @@ def test_null_windows_search_a_margin_as_in_python(native):
             assert stopped.value <= 2 and stopped.best_move is not None
             bounds.append(stopped.value)
     assert bounds and bounds == sorted(bounds)
+
+
+def test_a_line_ends_with_the_immediate_win_that_settled_a_state(native):
+    """Null windows: the passes leave the root's children in the table, the exact pass hits
+    them, and the line is completed from the table. A state settled by an immediate win is not
+    stored: the line ends with that win's move, in both back ends (a countdown of n steps has a
+    line of n moves; it had n - 1)."""
+    from tests.test_api import COUNTDOWN
+    for n in (3, 4, 10, 101):
+        model = load_source(COUNTDOWN.replace("n = 5000", f"n = {n}"), "countdown.game")
+        ours, python = native(model).solve("auto"), model.solve("auto")
+        assert len(ours.principal_variation) == len(python.principal_variation) == n
+        assert (ours.value, ours.nodes) == (python.value, python.nodes)
+        assert ours.value == (1 if n % 2 else -1)  # A makes the last step when n is odd
