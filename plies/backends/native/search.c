@@ -171,8 +171,9 @@ static int same_move(const child_t *c, const ply_t *p)
    the more threads there are to spread over the tree (12 for 2 threads, 18 for 16). On a
    16-core machine, Connect Four 7x5 with 16 threads took 1.35-1.6 s deferring to ply 16-24
    against 1.7-1.8 s to ply 12 and 1.6-1.8 s to 28 (threads searching the same nodes also
-   wait on the same table lines: each ran at 7.5-8.5 million nodes a second against 6.7-7.1);
-   with 2 threads on 6x5 (2 cores) 16 or 20 plies took 0.84-0.87 s against 0.76 s. */
+   wait on the same table lines: each ran at 7.4-8.9 million nodes a second against 6.7-7.1);
+   with 2 threads on 6x5 (2 cores) 16 or 20 plies took 0.83 and 0.84 s against 0.76 s
+   (medians of six). */
 static int busy_plies = 12;
 #define BUSY_SLOTS (1 << 16)
 static uint64_t busy[BUSY_SLOTS];
