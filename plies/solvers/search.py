@@ -37,11 +37,11 @@ One search handles every kind of node:
   bound is exact: its pass gave the line). A null window cuts far more than the full one
   (Kalah 5 pits of 3 seeds: 3.6 million nodes against 11.1 million natively; Connect Four
   6x4, a loss, 1.10 million against 1.48 million; a draw about the same). The first guess
-  is the middle of the bounds, and the step doubles while passes fail the same way, so that a value far from
-  it takes a few passes, not one per value. At the root the table gives only its best move:
-  a hit there would end the last pass without its line. A pass worth a value between whole
-  numbers (a game in Python with fractional utilities and whole bounds) ends the passes: one
-  search with the full window follows, as the passes would never meet.
+  is the middle of the bounds, and the step doubles while passes fail the same way, so that
+  a value far from it takes a few passes, not one per value. At the root the table gives
+  only its best move: a hit there would end the last pass without its line. A pass worth a
+  value between whole numbers (a game in Python with fractional utilities and whole bounds)
+  ends the passes: one search with the full window follows, as the passes would never meet.
 - Small subtrees (without a depth limit): a ply whose first SMALL_FIRST states stored took
   fewer than SMALL_WORK nodes each, and whose hits saved fewer than SMALL_SAVING nodes a
   look-up, goes without the table from then on (no probe, no entry), as endgame solvers skip
