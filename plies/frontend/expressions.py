@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from plies.grammar import DECLARATIONS
-from plies.frontend import ast
+from plies.frontend import ast, facts
 from plies.frontend import types as T
 from plies.frontend.checked import DomainInfo, HelperInfo, Resolution
 from plies.frontend.constants import NotConstant, type_of_value
@@ -107,7 +107,7 @@ class ExpressionChecks:
             info.read = True
             self.names[id(expr)] = Resolution("var", info)
             if info.lo is not None and info.hi is not None and info.type == T.INT:
-                self.intervals[id(expr)] = (info.lo, info.hi)
+                self.intervals[id(expr)] = facts.narrowed(self, expr, scope) or (info.lo, info.hi)
             return info.type
         if kind == "definition":
             helper = self.helpers[name]
@@ -203,7 +203,7 @@ class ExpressionChecks:
                 if not (isinstance(t, T.Number) and t.integral) and not isinstance(t, T.Error):
                     self.error(index, f"a grid index must be an int, not {T.describe(t)}",
                                code="type")
-            self.range_interval(expr)
+            self.range_interval(expr, scope)
             return base.element
         if isinstance(base, T.Array):
             if second is not None:
@@ -216,20 +216,21 @@ class ExpressionChecks:
                 what = "a player" if want_player else "an int"
                 self.error(expr.first, f"this array is indexed by {what}, not "
                                        f"{T.describe(first)}", code="type")
-            self.range_interval(expr)
+            self.range_interval(expr, scope)
             return base.element
         what = f"'{expr.base.id}' is" if isinstance(expr.base, ast.Name) else "this is"
         self.error(expr.base, f"only arrays and grids can be indexed, and {what} "
                               f"{T.describe(base)}", code="type")
         return T.ERROR
 
-    def range_interval(self, expr: ast.Index) -> None:
-        """An element of a state variable with a declared range lies in that range."""
+    def range_interval(self, expr: ast.Index, scope) -> None:
+        """An element of a state variable with a declared range lies in that range, or in the
+        narrower one a guard fact gives (plies/frontend/facts.py)."""
         resolution = self.names.get(id(expr.base))
         if resolution is not None and resolution.kind == "var":
             info = resolution.value
             if info.lo is not None and info.hi is not None:
-                self.intervals[id(expr)] = (info.lo, info.hi)
+                self.intervals[id(expr)] = facts.narrowed(self, expr, scope) or (info.lo, info.hi)
 
     def infer_Call(self, expr: ast.Call, scope):
         name, args = expr.function, expr.args or ()

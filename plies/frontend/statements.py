@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from plies.frontend import ast
+from plies.frontend import ast, facts
 from plies.frontend import types as T
 from plies.frontend.runtime import MAX_DOMAIN_VALUES
 from plies.frontend.checked import (DomainInfo, MoveInfo, Resolution, SymbolValue,
@@ -34,6 +34,7 @@ class StatementChecks:
                              f"{entry[1].span}", "choose another name", code="shadow")
         scope[name] = t
         scope.pop((name, "interval"), None)
+        facts.forget_name(scope, name)
         if interval is not None:
             scope[(name, "interval")] = interval
 
@@ -159,7 +160,11 @@ class StatementChecks:
                        code="limit")
         else:
             for stmt in stmts or ():
+                written = ast.assigned_names((stmt,))
+                if isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
+                    facts.forget_writes(scope, written)  # a round reads what the last wrote
                 self.check_stmt(stmt, scope, context)
+                facts.forget_writes(scope, written)
         self.block_depth -= 1
         self.assigned.pop()
 
@@ -179,6 +184,8 @@ class StatementChecks:
                 elif isinstance(target_type, T.Number) and target_type.integral and \
                         isinstance(value_type, T.Number) and not value_type.integral:
                     self.error(stmt, "an int variable cannot take a fraction", code="type")
+                else:
+                    self.update_interval(stmt, scope)
             elif isinstance(target_type, (T.Array, T.Grid)) and stmt.target.first is None \
                     and T.assignable(value_type, target_type.element) \
                     and not isinstance(value_type, (T.Array, T.Grid)):
@@ -232,6 +239,26 @@ class StatementChecks:
                            self.suggest(stmt.event, self.chances), code="undefined-name")
             else:
                 event.used = True
+
+    def update_interval(self, stmt: ast.Update, scope: dict) -> None:
+        """The interval of the value ``x += v`` (``-=``, ``*=``) stores in a state variable with
+        a declared range, from the interval of ``x`` (narrowed by a guard fact) and ``v``'s."""
+        entry = self.globals.get(stmt.target.name)
+        value = self.intervals.get(id(stmt.value))
+        if stmt.target.name in scope or entry is None or entry[0] != "state variable" \
+                or value is None:
+            return
+        info = entry[2]
+        if info.lo is None or info.hi is None:
+            return
+        a, b = facts.target_interval(stmt.target, scope) or (info.lo, info.hi), value
+        if stmt.op == "+=":
+            self.intervals[id(stmt)] = (a[0] + b[0], a[1] + b[1])
+        elif stmt.op == "-=":
+            self.intervals[id(stmt)] = (a[0] - b[1], a[1] - b[0])
+        elif stmt.op == "*=":
+            products = [x * y for x in a for y in b]
+            self.intervals[id(stmt)] = (min(products), max(products))
 
     def symbol_sets(self, t: T.Symbols) -> list[T.Symbols]:
         """The declared symbol sets (of state variables) that contain the symbols of ``t``."""
@@ -382,6 +409,7 @@ class StatementChecks:
                                  code="never-legal")
             except NotConstant:
                 pass
+            facts.learn(self, decl.precondition, scope)  # what the effect may rely on
         self.check_block(decl.effect, scope, "move")
 
     def check_chance(self, decl) -> None:

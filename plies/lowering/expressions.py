@@ -451,9 +451,16 @@ class ExpressionLowering:
                 return folded  # no check to number
         if op in ("div", "mod", "/"):
             check = self.check("division", None, op)
+        elif self.fits(node):
+            check = -1  # the checker's interval proves the result: nothing can overflow
         else:
             check = self.check("overflow", node)
         return arith(op, left, right, check)
+
+    def fits(self, node: ast.Expr) -> bool:
+        """True when the checker's interval of ``node`` lies well within 64-bit integers."""
+        interval = self.checked.intervals.get(id(node))
+        return interval is not None and -2**62 < interval[0] and interval[1] < 2**62
 
     def visit_Compare(self, node: ast.Compare):
         left_type = self.checked.types.get(id(node.left))

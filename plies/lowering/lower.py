@@ -10,7 +10,8 @@ preconditions folded (a move instance that can never be legal is left out); ``or
 keys that do not depend on the state sorted once, here; ``line`` tests as tables of lines
 (and, for a move's child, only the lines through the cells the move may write, from
 ``writes.py``; a ``connects`` test only the groups of those cells); checks dropped where the
-checker's intervals prove them; loops that may run long marked to count as work.
+checker's intervals prove them (narrowed in a move's effect by its precondition: guard facts,
+``plies/frontend/facts.py``); loops that may run long marked to count as work.
 
 The work is shared out by concern: this module lowers the game, its moves, chance events and
 loops; ``statements.py`` the effects' statements, ``expressions.py`` expressions and

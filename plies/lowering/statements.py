@@ -108,6 +108,12 @@ class StatementLowering:
                                 stmt.span)]
         info = self.checked.vars[stmt.target.name]
         slot = self.target_slot(stmt.target, info)
+        interval = self.checked.intervals.get(id(stmt))  # the checker's, for a ranged variable
+        if interval is not None and info.lo <= interval[0] and interval[1] <= info.hi:
+            # proved in range (a guard fact, plies/frontend/facts.py): no check can fail
+            return [ir.Store(slot, arith(op, ir.Slot(slot), self.expr(stmt.value), -1), None,
+                             None, False, self.check("range", stmt, stmt.target.name),
+                             stmt.span)]
         value = arith(op, ir.Slot(slot), self.expr(stmt.value), check)
         if info.lo is not None and info.hi is not None:
             return [ir.Store(slot, value, info.lo, info.hi, False,

@@ -1,0 +1,103 @@
+"""Guard facts (plies/frontend/facts.py): a move's precondition narrows what its effect reads,
+until the effect writes it, and the lowering leaves out the checks the narrowed intervals prove.
+Every check a write in between, a loop's later round or another index could still need stays."""
+
+from __future__ import annotations
+
+import pytest
+
+import plies
+from plies.backends.native.emit import emit
+from plies.backends.native.engine import NativeGame
+from plies.errors import GameRuntimeError
+from plies.game.loader import load_source
+from plies.lowering import ir, lower
+
+from tests.lowering.test_specialisation import nodes
+from tests.lowering.test_unrolling import statements
+
+
+def checks(stmts) -> list[str]:
+    """The run-time checks the statements make, in order: 'range' for a store checked against
+    its variable's range, 'index' for an index checked against its array's size."""
+    found = []
+    for stmt in statements(stmts):
+        if isinstance(stmt, ir.Store) and stmt.lo is not None:
+            found.append("range")
+        found.extend("index" for node in nodes(stmt) if isinstance(node, ir.CheckIndex))
+    return found
+
+
+def effects(source: str) -> list:
+    model = load_source(source, "g.game")
+    return [case.effect for move in lower(model.checked).moves for case in move.cases]
+
+
+HEADER = """game g
+players A max, B min
+state
+  n: 0..9 = 9
+  marks: array[3] of 0..9 = 0
+"""
+FOOTER = """terminal n == 0
+utility marks[0] - marks[1]
+"""
+
+
+def test_connect_four_drops_a_disc_without_a_check():
+    model = plies.load("connect4")
+    for case in lower(model.checked).moves[0].cases:
+        assert checks(case.effect) == [], case.args
+    source = emit(lower(model.checked))
+    effects_c = source[source.index("static int expand("):source.index("static int chance_expand(")]
+    assert "check_index" not in effects_c and "check_range" not in effects_c
+    assert "p_sub" not in effects_c and "p_add" not in effects_c
+
+
+@pytest.mark.parametrize("guard", ["marks[i] < 9", "9 > marks[i]", "marks[i] <= 8",
+                                   "marks[i] == 3", "n > 0 and marks[i] < 9"])
+def test_a_guarded_update_needs_no_range_check(guard):
+    source = HEADER + f"move up(i in 0..2) when {guard} {{\n  marks[i] += 1\n  n -= 1\n}}\n"
+    # marks[i] += 1 is proved in range; n -= 1 only where the guard says n > 0
+    expected = [] if "n > 0" in guard else ["range"]
+    for effect in effects(source + FOOTER):
+        assert checks(effect) == expected
+
+
+def test_a_write_in_between_keeps_the_check():
+    source = HEADER + "move up(i in 0..2) when marks[i] < 9 {\n  marks[i] += 1\n" \
+                      "  marks[i] += 1\n}\n" + FOOTER
+    for effect in effects(source):
+        assert checks(effect) == ["range"]  # the second update: marks[i] may be 9 by then
+    model = load_source(source, "g.game")
+    assert model.play_all(["up(0)"] * 4)[2] == 8
+    for run in (model.play_all, lambda moves: NativeGame(model).solve("auto")):
+        with pytest.raises(GameRuntimeError, match="marks would become 10") as failed:
+            run(["up(0)"] * 5)  # 8 < 9 allows the move, and its second update fails
+        assert "g.game:8:3" in str(failed.value)
+
+
+def test_a_write_to_another_index_forgets_the_fact():
+    source = HEADER + "move up(i in 0..2, j in 0..2) when marks[i] < 9 {\n  marks[j] += 1\n" \
+                      "  marks[i] += 1\n}\n" + FOOTER
+    for effect in effects(source):
+        assert checks(effect) == ["range", "range"]  # j may be i
+
+
+def test_a_loop_forgets_what_its_body_writes_before_its_first_round():
+    source = HEADER.replace("n: 0..9 = 9", "n: 0..9 = 1") \
+        + "move down when n > 0 {\n  let k = 0\n  while k < 3 {\n    n -= 1\n    k += 1\n" \
+          "  }\n}\n" + FOOTER
+    for effect in effects(source):
+        assert "range" in checks(effect)  # n > 0 holds in the first round only
+    with pytest.raises(GameRuntimeError, match="n would become -1"):
+        load_source(source, "g.game").play_all(["down"])
+
+
+def test_a_name_bound_again_forgets_the_facts_on_it():
+    source = HEADER + "move up(i in 0..2) when marks[i] < 9 {\n  for i in 0..1 {\n" \
+                      "    marks[i] += 1\n  }\n}\n" + FOOTER
+    model = load_source(source, "g.game")
+    for effect in effects(source):
+        assert checks(effect).count("range") == 2  # marks[0] and marks[1], whatever i was
+    assert model.play_all(["up(2)"])[2:5] == (1, 1, 0)
