@@ -438,7 +438,7 @@ class ExpressionLowering:
         operand = self.expr(node.operand)
         if isinstance(operand, ir.Const):
             return ir.Const(-operand.value)
-        return ir.Unary("neg", operand, self.check("overflow", node))
+        return ir.Unary("neg", operand, -1 if self.fits(node) else self.check("overflow", node))
 
     def visit_Binary(self, node: ast.Binary):
         op = node.op

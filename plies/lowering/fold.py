@@ -64,6 +64,8 @@ def cannot_fail(node: ir.Expr) -> bool:
         return node.check < 0 and cannot_fail(node.operand)
     if isinstance(node, ir.Cond):
         return cannot_fail(node.test) and cannot_fail(node.then) and cannot_fail(node.orelse)
+    if isinstance(node, ir.Threats):  # a count over the grid's cells, nothing to check
+        return cannot_fail(node.value) and cannot_fail(node.free)
     return False
 
 

@@ -52,6 +52,9 @@ def test_connect_four_drops_a_disc_without_a_check():
     effects_c = source[source.index("static int expand("):source.index("static int chance_expand(")]
     assert "check_index" not in effects_c and "check_range" not in effects_c
     assert "p_sub" not in effects_c and "p_add" not in effects_c
+    # its prefer, -threats(...) for yellow, cannot overflow or fail: no path kept for it
+    prefer = source[source.index("static int64_t prefer_of("):source.index("static int expand(")]
+    assert "p_neg" not in prefer and "#define PREFER_FAILS 0\n" in source
 
 
 @pytest.mark.parametrize("guard", ["marks[i] < 9", "9 > marks[i]", "marks[i] <= 8",

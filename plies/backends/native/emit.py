@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from plies.lowering import ir
+from plies.lowering.fold import cannot_fail
 from plies.solvers.search import NULL_WINDOW_SPAN, SMALL_FIRST, SMALL_SAVING, SMALL_WORK
 from plies.lowering.ir import Unsupported
 
@@ -537,6 +538,7 @@ class CEmitter:
             f"#define HAS_CHANCE {1 if game.chances else 0}",
             f"#define HAS_BOUNDS {1 if game.bounds else 0}",
             f"#define HAS_PREFER {1 if game.prefer is not None else 0}",
+            f"#define PREFER_FAILS {0 if game.prefer is None or cannot_fail(game.prefer) else 1}",
             f"#define ALTERNATES {1 if alternates(game) else 0}",
             f"#define BOUND_LOW {game.bounds[0] if game.bounds else 0}LL",
             f"#define BOUND_HIGH {game.bounds[1] if game.bounds else 0}LL",
@@ -1176,6 +1178,8 @@ class CEmitter:
     def visit_Unary(self, node: ir.Unary) -> str:
         if node.op == "not":
             return f"(!{self.expr(node.operand)})"
+        if node.check < 0:  # proved by the checker's interval: cannot overflow
+            return f"(-{self.expr(node.operand)})"
         return f"p_neg({self.expr(node.operand)}, {node.check})"
 
     def visit_Arith(self, node: ir.Arith) -> str:

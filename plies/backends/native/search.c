@@ -134,16 +134,17 @@ static int by_number(const void *a, const void *b)
    in the order they had (stable: an insertion sort, as nodes have few children; past
    SORT_FEW of them, qsort on the numbers and places), in the ply's own buffer. While a
    child's number is computed, the path ends with it: a rule failing there is reported after
-   that child's move, as in Python. */
+   that child's move, as in Python (PREFER_FAILS: only where the number has a check that can
+   fail; Connect Four's threats cannot). */
 #define SORT_FEW 64
 static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
 {
     struct preferred *sorted = p->prefs;
     int32_t *order = p->order + from, *path = me->path;
     int n = count - from;
-    me->path_ply = ply + 1;
+    if (PREFER_FAILS) me->path_ply = ply + 1;
     for (int k = 0; k < n; k++) {
-        path[ply] = order[k];
+        if (PREFER_FAILS) path[ply] = order[k];
         int64_t number = prefer_of(&p->buf[order[k]].st);
         struct preferred next = {maximizing ? ~number : number, k, order[k]};
         int j = k;
@@ -151,7 +152,7 @@ static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
             for (; j > 0 && sorted[j - 1].number > next.number; j--) sorted[j] = sorted[j - 1];
         sorted[j] = next;
     }
-    me->path_ply = ply;
+    if (PREFER_FAILS) me->path_ply = ply;
     if (n > SORT_FEW) qsort(sorted, (size_t)n, sizeof *sorted, by_number);
     for (int k = 0; k < n; k++) order[k] = sorted[k].child;
 }
@@ -437,7 +438,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
            so that the miss overlaps the search before it; made for all at once, they cost a
            cut node a key and a miss for every child it never searches (Connect Four 6x5:
            6.4 s against 6.9 s, medians of four) */
-        int keys_made = 0;
+        int keys_made = 0, child_tabled = tabled(ply + 1);
         /* with threads, a child another thread is searching waits for a second pass (by
            then its value is often in the table), unless it is the first (ABDADA's rule): a
            thread that left the first child to another would search the others with a window
@@ -455,7 +456,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         for (int k = 0; k < count; k++) {
             int i = p->order[k];
             for (; keys_made <= k + 1 && keys_made < count; keys_made++)
-                if (tabled(ply + 1)) key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
+                if (child_tabled) key_of(&p->buf[p->order[keys_made]].st, &p->keys[keys_made]);
                 else p->keys[keys_made].keyed = 0;
             if (defer) {
                 if (pass == 0) {
