@@ -17,6 +17,16 @@ from plies.frontend.vocabulary import (
     ADJACENCIES, BUILTINS, DOMAIN_FUNCTIONS, KEYWORD_VALUES, SIDES, plural)
 
 
+def interval_of(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The interval of ``x op y`` (``+``, ``-`` or ``*``) for x in ``a`` and y in ``b``."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    products = [x * y for x in a for y in b]
+    return min(products), max(products)
+
+
 class ExpressionChecks:
     """The checker's expressions (a part of ``Checker``)."""
 
@@ -446,13 +456,7 @@ class ExpressionChecks:
             return T.RATIONAL
         ia, ib = self.intervals.get(id(expr.left)), self.intervals.get(id(expr.right))
         if ia and ib and a.integral and b.integral:
-            if expr.op == "+":
-                self.intervals[id(expr)] = (ia[0] + ib[0], ia[1] + ib[1])
-            elif expr.op == "-":
-                self.intervals[id(expr)] = (ia[0] - ib[1], ia[1] - ib[0])
-            elif expr.op == "*":
-                products = [x * y for x in ia for y in ib]
-                self.intervals[id(expr)] = (min(products), max(products))
+            self.intervals[id(expr)] = interval_of(expr.op, ia, ib)
         return T.join(a, b)
 
     def infer_Compare(self, expr: ast.Compare, scope):

@@ -16,6 +16,7 @@ from plies.frontend.runtime import MAX_DOMAIN_VALUES
 from plies.frontend.checked import (DomainInfo, MoveInfo, Resolution, SymbolValue,
                                        parameter_sizes)
 from plies.frontend.constants import NotConstant, number, show_value
+from plies.frontend.expressions import interval_of
 from plies.frontend.limits import MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH, MAX_MOVE_COMBINATIONS
 from plies.frontend.vocabulary import DOMAIN_FUNCTIONS
 
@@ -251,14 +252,9 @@ class StatementChecks:
         info = entry[2]
         if info.lo is None or info.hi is None:
             return
-        a, b = facts.target_interval(stmt.target, scope) or (info.lo, info.hi), value
-        if stmt.op == "+=":
-            self.intervals[id(stmt)] = (a[0] + b[0], a[1] + b[1])
-        elif stmt.op == "-=":
-            self.intervals[id(stmt)] = (a[0] - b[1], a[1] - b[0])
-        elif stmt.op == "*=":
-            products = [x * y for x in a for y in b]
-            self.intervals[id(stmt)] = (min(products), max(products))
+        if stmt.op in ("+=", "-=", "*="):
+            current = facts.target_interval(stmt.target, scope) or (info.lo, info.hi)
+            self.intervals[id(stmt)] = interval_of(stmt.op[0], current, value)
 
     def symbol_sets(self, t: T.Symbols) -> list[T.Symbols]:
         """The declared symbol sets (of state variables) that contain the symbols of ``t``."""
