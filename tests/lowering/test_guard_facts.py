@@ -5,12 +5,17 @@ Every check a write in between, a loop's later round or another index could stil
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import plies
 from plies.backends.native.emit import emit
 from plies.backends.native.engine import NativeGame
-from plies.errors import GameRuntimeError
-from plies.game.loader import load_source
+from plies.errors import GameRuntimeError, PliesError
+from plies.frontend import facts
+from plies.backends.python.compiler import generate
+from plies.game.loader import check_source, load_source
+from plies.game.model import GameModel
 from plies.lowering import ir, lower
 
 from tests.lowering.test_specialisation import nodes
@@ -104,3 +109,95 @@ def test_a_name_bound_again_forgets_the_facts_on_it():
     for effect in effects(source):
         assert checks(effect).count("range") == 2  # marks[0] and marks[1], whatever i was
     assert model.play_all(["up(2)"])[2:5] == (1, 1, 0)
+
+
+# ---- the facts change no behaviour: random games, with facts and without ----
+
+READS = ["a[i]", "a[0]", "a[2]", "x"]
+TARGETS = ["a[i]", "a[0]", "x"]
+
+
+@st.composite
+def comparisons(draw, read=None):
+    read = read or draw(st.sampled_from(READS))
+    op, bound = draw(st.sampled_from([("<", "4"), ("<=", "3"), (">", "0"), (">=", "1"),
+                                      ("==", "2"), ("<", "x"), (">=", "a[1]")]))
+    return f"{read} {op} {bound}"
+
+
+@st.composite
+def statements_text(draw, focus, depth=0):
+    kinds = ["update", "update", "update", "assign"] + (["if", "while", "for"] if depth == 0
+                                                         else [])
+    kind = draw(st.sampled_from(kinds))
+    target = draw(st.sampled_from([focus, focus] + TARGETS))
+    if kind == "update":
+        return f"{target} {draw(st.sampled_from(['+=', '-=']))} {draw(st.sampled_from(['1', '2']))}"
+    if kind == "assign":
+        return f"{target} = {draw(st.sampled_from(['x', 'a[i]', '3']))}"
+    inner = draw(statements_text(focus, depth + 1))
+    if kind == "if":
+        return f"if {draw(comparisons())} {{\n    {inner}\n  }}"
+    if kind == "while":
+        return f"let k = 0\n  while k < 2 {{\n    {inner}\n    k += 1\n  }}"
+    return f"for j in 0..1 {{\n    a[j] += 1\n    {inner}\n  }}"
+
+
+@st.composite
+def games(draw):
+    """Moves guarded by comparisons of what their effects update (a[i], a[0], x in 0..4)."""
+    moves = []
+    for m in range(draw(st.integers(1, 3))):
+        focus = draw(st.sampled_from(TARGETS))
+        guard = " and ".join([draw(comparisons(focus))]
+                             + [draw(comparisons()) for _ in range(draw(st.integers(0, 1)))])
+        body = "\n  ".join(draw(statements_text(focus)) for _ in range(draw(st.integers(1, 3))))
+        moves.append(f"move m{m}(i in 0..2) when {guard} {{\n  {body}\n}}")
+    return ("game g\nplayers A max, B min\nstate\n  a: array[3] of 0..4 = 2\n  x: 0..4 = 2\n"
+            + "\n".join(moves) + "\nterminal x == 4 and a[0] == 4 and a[1] == 4\nutility 0\n")
+
+
+def compiled(source: str) -> GameModel:
+    """The game checked and compiled now (never read back from the game cache)."""
+    checked = check_source(source, "g.game")
+    return GameModel(checked, generate(checked))
+
+
+def steps(model, choices):
+    """What a playout makes of ``choices`` (indices into the legal moves): each step's legal
+    moves, successors and child, or the failure that stopped it."""
+    seen, state = [], model.initial_state()
+    for choice in choices:
+        try:
+            if model.is_terminal(state):
+                break
+            legal = list(model.actions(state))
+            if not legal:
+                break
+            pairs = model.successors(state)
+            child = model.result(state, legal[choice % len(legal)])
+        except Exception as error:  # noqa: BLE001 - a failing check: both must fail alike
+            seen.append(("fails", type(error).__name__, str(error)))
+            break
+        seen.append(([str(m) for m in legal], [(str(m), c) for m, c in pairs], child))
+        state = child
+    return seen
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.lists(st.integers(0, 8), min_size=1, max_size=20))
+def test_guard_facts_change_no_step_of_a_random_game(source, choices):
+    try:
+        with_facts = compiled(source)
+    except PliesError:
+        return  # a game the checker refuses (a move that can never be legal is only a warning)
+    original = facts.learn
+    facts.learn = lambda checker, test, scope: None
+    try:
+        without = compiled(source)
+    finally:
+        facts.learn = original
+    assert steps(with_facts, choices) == steps(without, choices)
+    for step in steps(with_facts, choices):  # and every state reached keeps its ranges
+        if step[0] != "fails":
+            assert all(0 <= v <= 4 for v in step[2][1:])
