@@ -19,18 +19,21 @@ from __future__ import annotations
 
 from plies.frontend import ast
 
-FACT = "fact"  # the first item of a fact's key in a scope: ("fact", variable, index, ...)
+FACTS = ("facts",)
+"""The scope's key of its facts (a tuple: never a local's name): a dict from a read's key (the variable's name, then its
+indices) to the interval the read lies in. A block's scope is a copy of the one around it, so
+the dict is replaced, never changed, when facts are learnt or forgotten."""
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
 def read_key(checker, expr: ast.Expr, scope: dict) -> tuple | None:
-    """The fact key of a read the checker has resolved: ``("fact", name)`` for a state
-    variable, ``("fact", name, index...)`` for an element of one whose indices are whole
-    constants or names bound for good (a move's parameters, a loop's names); else None."""
+    """The fact key of a read the checker has resolved: ``(name,)`` for a state variable,
+    ``(name, index...)`` for an element of one whose indices are whole constants or names
+    bound for good (a move's parameters, a loop's names); else None."""
     if isinstance(expr, ast.Name):
         resolution = checker.names.get(id(expr))
-        return (FACT, expr.id) if resolution is not None and resolution.kind == "var" else None
+        return (expr.id,) if resolution is not None and resolution.kind == "var" else None
     if not isinstance(expr, ast.Index) or not isinstance(expr.base, ast.Name):
         return None
     resolution = checker.names.get(id(expr.base))
@@ -51,32 +54,38 @@ def _key(name: str, indices, scope: dict) -> tuple | None:
             parts.append(index.id)
         else:
             return None
-    return (FACT, name, *parts)
+    return (name, *parts)
 
 
 def target_interval(target: ast.Target, scope: dict) -> tuple[int, int] | None:
     """The interval a fact of ``scope`` gives the value an assignment's target holds before
     the assignment (``heights[c]`` in ``heights[c] += 1``), else None."""
     key = _key(target.name, (target.first, target.second), scope)
-    return scope.get(key) if key is not None else None
+    return scope.get(FACTS, {}).get(key) if key is not None else None
 
 
 def learn(checker, test: ast.Expr, scope: dict) -> None:
     """Put in ``scope`` the facts that ``test`` (a precondition the checker has typed) proves
     wherever it holds."""
+    known = dict(scope.get(FACTS, {}))
+    _learn(checker, test, scope, known)
+    scope[FACTS] = known
+
+
+def _learn(checker, test: ast.Expr, scope: dict, known: dict) -> None:
     if isinstance(test, ast.And):
-        learn(checker, test.left, scope)
-        learn(checker, test.right, scope)
+        _learn(checker, test.left, scope, known)
+        _learn(checker, test.right, scope, known)
         return
     if not isinstance(test, ast.Compare) or test.op not in _FLIPPED:
         return
     for read, other, op in ((test.left, test.right, test.op),
                             (test.right, test.left, _FLIPPED[test.op])):
         key = read_key(checker, read, scope)
-        known, bound = checker.intervals.get(id(read)), checker.intervals.get(id(other))
-        if key is None or known is None or bound is None:
+        declared, bound = checker.intervals.get(id(read)), checker.intervals.get(id(other))
+        if key is None or declared is None or bound is None:
             continue
-        lo, hi = scope.get(key, known)
+        lo, hi = known.get(key, declared)
         if op in ("<", "<="):
             hi = min(hi, bound[1] - (op == "<"))
         if op in (">", ">="):
@@ -84,22 +93,27 @@ def learn(checker, test: ast.Expr, scope: dict) -> None:
         if op == "==":
             lo, hi = max(lo, bound[0]), min(hi, bound[1])
         if lo <= hi:  # an empty interval: the move is never legal; nothing to narrow
-            scope[key] = (lo, hi)
+            known[key] = (lo, hi)
 
 
 def narrowed(checker, expr: ast.Expr, scope: dict) -> tuple[int, int] | None:
     """The interval of a read where a fact of ``scope`` covers it, else None."""
+    known = scope.get(FACTS)
+    if not known:
+        return None
     key = read_key(checker, expr, scope)
-    return scope.get(key) if key is not None else None
+    return known.get(key) if key is not None else None
 
 
 def forget_writes(scope: dict, names) -> None:
     """Drop the facts about the state variables ``names`` (a statement writes them)."""
-    for key in [k for k in scope if isinstance(k, tuple) and k[:1] == (FACT,) and k[1] in names]:
-        del scope[key]
+    known = scope.get(FACTS)
+    if known and any(key[0] in names for key in known):
+        scope[FACTS] = {key: v for key, v in known.items() if key[0] not in names}
 
 
 def forget_name(scope: dict, name: str) -> None:
     """Drop the facts whose indices use the local ``name`` (it is bound again)."""
-    for key in [k for k in scope if isinstance(k, tuple) and k[:1] == (FACT,) and name in k[2:]]:
-        del scope[key]
+    known = scope.get(FACTS)
+    if known and any(name in key[1:] for key in known):
+        scope[FACTS] = {key: v for key, v in known.items() if name not in key[1:]}

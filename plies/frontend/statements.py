@@ -161,7 +161,7 @@ class StatementChecks:
                        code="limit")
         else:
             for stmt in stmts or ():
-                written = ast.assigned_names((stmt,))
+                written = ast.assigned_names((stmt,)) if scope.get(facts.FACTS) else ()
                 if isinstance(stmt, (ast.ForStmt, ast.WhileStmt)):
                     facts.forget_writes(scope, written)  # a round reads what the last wrote
                 self.check_stmt(stmt, scope, context)
@@ -252,9 +252,8 @@ class StatementChecks:
         info = entry[2]
         if info.lo is None or info.hi is None:
             return
-        if stmt.op in ("+=", "-=", "*="):
-            current = facts.target_interval(stmt.target, scope) or (info.lo, info.hi)
-            self.intervals[id(stmt)] = interval_of(stmt.op[0], current, value)
+        current = facts.target_interval(stmt.target, scope) or (info.lo, info.hi)
+        self.intervals[id(stmt)] = interval_of(stmt.op[0], current, value)  # += -= *=
 
     def symbol_sets(self, t: T.Symbols) -> list[T.Symbols]:
         """The declared symbol sets (of state variables) that contain the symbols of ``t``."""

@@ -108,15 +108,14 @@ class StatementLowering:
                                 stmt.span)]
         info = self.checked.vars[stmt.target.name]
         slot = self.target_slot(stmt.target, info)
-        interval = self.checked.intervals.get(id(stmt))  # the checker's, for a ranged variable
-        if interval is not None and info.lo <= interval[0] and interval[1] <= info.hi:
-            # proved in range (a guard fact, plies/frontend/facts.py): no check can fail
-            return [ir.Store(slot, arith(op, ir.Slot(slot), self.expr(stmt.value), -1), None,
-                             None, False, self.check("range", stmt, stmt.target.name),
-                             stmt.span)]
-        value = arith(op, ir.Slot(slot), self.expr(stmt.value), check)
+        # the checker's interval of the value stored, for a ranged variable (narrowed by a
+        # guard fact, plies/frontend/facts.py): within the range, no check can fail
+        interval = self.checked.intervals.get(id(stmt))
+        proved = interval is not None and info.lo <= interval[0] and interval[1] <= info.hi
+        value = arith(op, ir.Slot(slot), self.expr(stmt.value), -1 if proved else check)
         if info.lo is not None and info.hi is not None:
-            return [ir.Store(slot, value, info.lo, info.hi, False,
+            lo, hi = (None, None) if proved else (info.lo, info.hi)
+            return [ir.Store(slot, value, lo, hi, False,
                              self.check("range", stmt, stmt.target.name), stmt.span)]
         return [ir.Store(slot, value, None, None, bounded, self.check("magnitude", stmt),
                          stmt.span)]
