@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 import plies
 from plies.backends.native.emit import emit
 from plies.backends.native.engine import NativeGame
+from plies.backends.python.compiler import generate
 from plies.errors import GameRuntimeError, PliesError
 from plies.frontend import facts
-from plies.backends.python.compiler import generate
 from plies.game.loader import check_source, load_source
 from plies.game.model import GameModel
 from plies.lowering import ir, lower
