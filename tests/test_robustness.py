@@ -491,7 +491,9 @@ utility 0
 
 
 @pytest.mark.parametrize(("limit", "expected"), [
-    (["--timeout", "0.3"],
+    # the repetition is found after about 0.3 s of search (the recursion limit); a timeout
+    # near that raced it on a slow machine, so this one is far from it
+    (["--timeout", "30"],
      "error: play can go on forever from the position after moves: (start), and its value "
      "depends on what that is worth; declare it in the game (`endless 0` makes endless play a "
      "draw)\n"),
