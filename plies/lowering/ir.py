@@ -243,7 +243,8 @@ class Call(Expr):
 @node
 class Invoke(Expr):
     """A call of definition ``number`` of ``Game.functions`` (a definition whose arguments are
-    not all known where it is used, or one past the inlining budget)."""
+    not all known where it is used, one past the inlining budget, or one whose body is too big
+    to write in place: ``expressions.IN_PLACE_NODES``)."""
 
     number: int
     args: tuple[Expr, ...]

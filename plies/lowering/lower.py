@@ -2,7 +2,8 @@
 
 This is where the optimisations that do not depend on the target live, written once for both
 code emitters: slot arithmetic folded to numbers wherever the indices are known; definitions
-written in place where their arguments are known, and where only some are, specialised to
+written in place where their arguments are known (when what they fold to is small, else
+called as functions of no arguments), and where only some are, specialised to
 those (one function per tuple of known values, its body folded with them, written in place
 when it is small; within a budget, past which the generic function is called, ``ir.Invoke``);
 small fixed aggregates, ``for`` statements and moves with fixed arguments unrolled; constant
