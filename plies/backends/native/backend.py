@@ -17,7 +17,7 @@ BACKENDS = ("python", "native")
 
 def native_game(model, notice: Callable[[str], object], building: bool = False):
     """The model's native module, or None (after ``notice``) when it cannot be had.
-    ``building``: say through ``notice`` when the module is compiled (a minute for the
+    ``building``: say through ``notice`` when the module is compiled (seconds for the
     largest rules, such as Othello 6x6's), as the command line does on a terminal."""
     from plies.backends.native.engine import NativeGame
     if getattr(model.checked, "tree", None) is not None:

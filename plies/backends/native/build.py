@@ -95,7 +95,7 @@ def module_name(source: str) -> str:
 
 def load_module(source: str, building: Callable[[], object] | None = None):
     """The built module of ``source`` (building it the first time, after calling
-    ``building``: a build can take a minute): its ``ffi`` and ``lib``.
+    ``building``: a build can take seconds): its ``ffi`` and ``lib``.
 
     Raises:
         NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
@@ -162,7 +162,11 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     threads = [] if sys.platform == "win32" else ["-pthread"]  # --threads: lazy SMP
-    ffi.set_source(name, source, extra_compile_args=["-O2", "-w", *machine_flags(), *threads],
+    # -g0: no debug information (Python's own flags ask for it, and no one steps through a
+    # built game): Connect Four 7x6 builds in 1.7-2.5 s instead of 2.2-3.0, Othello 6x6 in
+    # 7.0-7.8 s instead of 10.2-11.5
+    ffi.set_source(name, source,
+                   extra_compile_args=["-O2", "-g0", "-w", *machine_flags(), *threads],
                    extra_link_args=threads)
     work = Path(tempfile.mkdtemp(prefix="build-", dir=directory))
     log = work / "build.log"
