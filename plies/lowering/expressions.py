@@ -587,11 +587,14 @@ class ExpressionLowering:
                 result = logic("or" if kind == "any" else "and", result, body)
             return result
         if kind in ("sum", "count"):
+            # each partial sum lies between 0 and the whole's bounds: a count (of at most
+            # UNROLL_VALUES terms) or a sum whose interval fits adds without a check
+            check = -1 if kind == "count" or self.fits(node) else self.check("overflow", node)
             result = ir.Const(0)
             for body in bodies:
                 term = body if kind == "sum" else ir.Cond(body, ir.Const(1), ir.Const(0)) \
                     if not isinstance(body, ir.Const) else ir.Const(int(bool(body.value)))
-                result = arith("+", result, term, self.check("overflow", node))
+                result = arith("+", result, term, check)
             return result
         if not bodies:  # min or max over nothing: a fault when it runs
             return ir.Fold(kind, ir.Loop(tuple(node.names), ir.Values(())), ir.Const(0),

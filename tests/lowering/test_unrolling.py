@@ -77,3 +77,35 @@ def test_a_for_that_breaks_stays_a_loop_and_the_rest_is_written_out():
 def test_a_constant_stored_in_range_is_not_checked():
     source = plies.load("kalah").code.source
     assert "s[1] = 0\n" in source and "check_range(0," not in source
+
+
+SUMS = """game g
+players A max, B min
+state
+  row: array[6] of 0..9 = 1
+  big: array[3] of int = 0
+move bump(i in 0..5) when row[i] < 9 { row[i] += 1 }
+terminal row[0] == 9
+utility (count i in 0..5: row[i] > 4) + (sum i in 0..5: row[i] * row[i])
+        - (sum i in 0..2: big[i]) + (if turn == A then 0 else 1)
+"""
+"""Three aggregates written out: a count, a sum the checker bounds (6 * 81) and a sum of
+unbounded numbers."""
+
+
+def test_a_written_out_count_or_bounded_sum_adds_without_overflow_checks():
+    model = load_source(SUMS, "g.game")
+    game = lower(model.checked)
+    adds = [n for n in nodes(game.utility) if isinstance(n, ir.Arith) and n.op == "+"]
+    checked = [n for n in adds if n.check >= 0]
+    # the count's five additions and the bounded sum's five are unchecked; the unbounded sum's
+    # two (big[0] + big[1] + big[2]) and the sum of the aggregates keep theirs
+    assert len(adds) - len(checked) >= 10
+    assert any(game.checks[n.check].kind == "overflow" for n in checked)
+    big = [n for n in checked if any(isinstance(m, ir.Slot) and isinstance(m.index, ir.Const)
+                                     and m.index.value >= 7 for m in nodes(n))]
+    assert len(big) >= 2
+    # at the start: no cell above 4, six squares of 1, nothing big, A to move
+    assert model.utility(model.initial_state()) == 6
+    bumped = model.play_all(["bump(1)"] * 4)
+    assert model.utility(bumped) == 1 + (25 + 5 * 1) + 0  # row[1] is 5; A to move again
