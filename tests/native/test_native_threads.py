@@ -52,7 +52,7 @@ def test_threads_give_one_threads_value(native, join_at_once, game, params):
 
 
 def test_a_small_search_stays_with_one_thread(native):
-    model = plies.load("connect4", width=5, height=4)  # 148,296 nodes: fewer than SPAWN_NODES
+    model = plies.load("connect4", width=4, height=4)  # 20,190 nodes: fewer than SPAWN_NODES
     compiled = native(model)
     one, four = compiled.solve("auto"), compiled.solve("auto", threads=4)
     assert (four.value, four.best_move, four.nodes, four.principal_variation) == \

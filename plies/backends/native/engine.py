@@ -31,9 +31,11 @@ from plies.solvers.search import value_scale
 ALGORITHMS = {"auto": 0, "minimax": 1, "expectiminimax": 2}
 """The algorithms the native back end runs, by the number the C knows them by."""
 
-SPAWN_NODES = 1 << 20
-"""With threads, the helpers join a search once it has run this many nodes alone (about a
-quarter of a second): a smaller search is one thread's, node for node."""
+SPAWN_NODES = 1 << 16
+"""With threads, the helpers join a search once it has run this many nodes alone (a few
+milliseconds): a smaller search is one thread's, node for node. After 2^20 nodes, Connect Four
+6x5's first null-window pass (1.3 million nodes) ran mostly alone; joining earlier paid only
+with the helpers starting their passes one above the caller's (search.c, root_value)."""
 
 REACH_BYTES = 64 << 20
 """The table grows past this size only where its entries are found again (a settled hit for
