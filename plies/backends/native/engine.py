@@ -92,7 +92,7 @@ class NativeGame:
         """Search ``state`` (default: the initial state) as ``plies.solvers.solve`` does;
         ``progress`` is called as the Python searches call it, every ``report_every`` seconds.
         ``threads`` > 1: ``auto`` with a table joins that many threads to a search that has
-        run a million nodes alone (lazy SMP: the same value; other node counts and, among
+        run SPAWN_NODES nodes alone (lazy SMP: the same value; other node counts and, among
         moves of equal value, maybe another best move).
 
         Raises:
