@@ -254,12 +254,18 @@ class ExpressionLowering:
         definition), or else a call of a function of the other arguments."""
         bound = self.arguments(helper, args)
         known = {name: value for name, value in bound.items() if _known(value)}
-        if len(known) == len(bound) and self.budget > 0 and self.room_for(helper):
+        tried = (helper.decl.name, tuple(known.items()))
+        if len(known) == len(bound) and self.budget > 0 and self.room_for(helper) \
+                and tried not in self.too_big:
             budget = self.budget
             in_place = self.written_in_place(helper, bound)
             if ir.size(in_place, IN_PLACE_NODES + 1) <= IN_PLACE_NODES:
                 return in_place
-            self.budget = budget  # what was written in place to find out is not kept
+            # called from now on, and what was written in place to find out is not kept:
+            # tried each time, a chain of definitions each using the one before twice would
+            # double at each step
+            self.budget = budget
+            self.too_big.add(tried)
         key = self.specialised(helper, known)
         body = self.bodies[key]
         if isinstance(body, ir.Const):

@@ -88,6 +88,7 @@ class Lowering(ExpressionLowering, StatementLowering):
         self.bodies: dict[tuple, ir.Expr | None] = {}  # (name, known arguments) -> body
         self.numbers: dict[tuple, int] = {}  # (name, known arguments) -> function
         self.small: set[tuple] = set()  # bodies written in place, arguments for parameters
+        self.too_big: set[tuple] = set()  # (name, arguments): bodies too big to write in place
         self.specialised_count = 0  # bodies lowered with some arguments known
         self.specialised_nodes = 0  # their IR nodes
         self.binds: dict[str, frozenset[str]] = {}  # definition -> the names its body binds
