@@ -20,9 +20,10 @@ from __future__ import annotations
 from plies.frontend import ast
 
 FACTS = ("facts",)
-"""The scope's key of its facts (a tuple: never a local's name): a dict from a read's key (the variable's name, then its
-indices) to the interval the read lies in. A block's scope is a copy of the one around it, so
-the dict is replaced, never changed, when facts are learnt or forgotten."""
+"""The scope's key of its facts (a tuple: never a local's name): a dict from a read's key (the
+variable's name, then its indices) to the interval the read lies in. A block's scope is a copy
+of the one around it, so the dict is replaced, never changed, when facts are learnt or
+forgotten."""
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 

@@ -132,7 +132,8 @@ def statements_text(draw, focus, depth=0):
     kind = draw(st.sampled_from(kinds))
     target = draw(st.sampled_from([focus, focus] + TARGETS))
     if kind == "update":
-        return f"{target} {draw(st.sampled_from(['+=', '-=']))} {draw(st.sampled_from(['1', '2']))}"
+        op, step = draw(st.sampled_from(["+=", "-="])), draw(st.sampled_from(["1", "2"]))
+        return f"{target} {op} {step}"
     if kind == "assign":
         return f"{target} = {draw(st.sampled_from(['x', 'a[i]', '3']))}"
     inner = draw(statements_text(focus, depth + 1))
