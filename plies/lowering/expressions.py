@@ -8,6 +8,7 @@ from plies.frontend import ast
 from plies.frontend import types as T
 from plies.frontend.checked import VarInfo
 from plies.lowering import ir, layout
+from plies.lowering.cells import CellTests
 from plies.lowering.fold import arith, cannot_fail, logic, pick
 from plies.lowering.ir import Unsupported
 
@@ -548,7 +549,7 @@ class ExpressionLowering:
             values = self.known_range(node.domain)
         if values is not None and len(values) <= UNROLL_VALUES \
                 and self.copies * len(values) <= UNROLL_COPIES:
-            return self.unrolled(node, values)
+            return self.every_cell(node, self.unrolled(node, values))
         saved, repeats = dict(self.env), self.repeats
         try:
             loop = self.loop(tuple(node.names), node.domain)
@@ -556,6 +557,20 @@ class ExpressionLowering:
         finally:
             self.env, self.repeats = saved, repeats
         return ir.Fold(node.kind, loop, body, self.check("empty", None, node.kind))
+
+    def every_cell(self, node: ast.Aggregate, each: ir.Expr) -> ir.Expr:
+        """An ``any``, ``all`` or ``count`` over every cell of a grid written out (``each``),
+        with its test as a set of cells as well (``cells.py``) where it can be one."""
+        info = self.checked.domains[id(node.domain)]
+        if node.kind not in ("any", "all", "count") or info.kind != "cells" \
+                or info.grid is None or isinstance(each, ir.Const) or len(node.names) != 2 \
+                or info.static is None or len(info.static) != info.grid.rows * info.grid.cols:
+            return each
+        rows, cols = info.grid.rows, info.grid.cols
+        cells = CellTests(self, rows, cols).test(node.body, tuple(node.names))
+        if cells is None:
+            return each
+        return ir.CellFold(node.kind, rows, cols, cells, each)
 
     def known_range(self, domain) -> tuple[int, ...] | None:
         """The values of a range whose ends fold to numbers where it is lowered (``1..k - 1``

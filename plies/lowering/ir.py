@@ -338,6 +338,73 @@ class Threats(Expr):
     length: int
 
 
+# ---- tests of every cell at once (``cells.py``) -------------------------------------------------
+
+
+class Cells(Node):
+    """A set of the cells of a rows x cols grid known only as the game runs: where a test
+    written over ``cells(g)`` holds. An emitter that keeps a grid's bit planes computes one
+    for every cell at once; cell (r, c) is number ``r * cols + c`` of ``CellsKnown.mask``."""
+
+
+@node
+class CellsKnown(Cells):
+    """The cells whose bits are set in ``mask`` (bit ``r * cols + c``)."""
+
+    mask: int
+
+
+@node
+class CellsHolding(Cells):
+    """The cells (r, c) whose cell (r + dr, c + dc) of the grid (offset, rows, cols) holds
+    ``value``. Where that cell lies outside the grid the set may hold anything: the lowering
+    writes one only inside a ``CellsAnd`` with the cells where it lies inside, or where the
+    test is not asked."""
+
+    grid: tuple[int, int, int]
+    value: Expr
+    dr: int
+    dc: int
+
+
+@node
+class CellsIf(Cells):
+    """Every cell when ``test`` (the same for every cell) holds, else none."""
+
+    test: Expr
+
+
+@node
+class CellsAnd(Cells):
+    left: Cells
+    right: Cells
+
+
+@node
+class CellsOr(Cells):
+    left: Cells
+    right: Cells
+
+
+@node
+class CellsNot(Cells):
+    operand: Cells
+
+
+@node
+class CellFold(Expr):
+    """``any``, ``all`` or ``count`` over every cell of a rows x cols grid: ``cells`` where
+    its test holds, for an emitter that tests every cell at once; ``each``, the aggregate
+    written out cell by cell, for one that does not. Both give the same value, and neither
+    can fail."""
+
+    kind: str
+    rows: int
+    cols: int
+    cells: Cells
+    each: Expr
+
+
 # ---- domains and loops ------------------------------------------------------------------------
 
 
@@ -594,6 +661,11 @@ class MoveIR(Node):
     unrolled: bool = False  # the cases are argument tuples written out one by one
     span: ast.Span | None = None
     precondition_span: ast.Span | None = None
+    cells: Cells | None = None
+    """For a move played on the cells of a rows x cols grid (``cell_grid``), its cases one
+    per cell (``unrolled``): the cells where its precondition holds, all at once; the
+    precondition of the case of cell (r, c) holds when that cell is one of them."""
+    cell_grid: tuple[int, int] = (0, 0)
 
 
 @node

@@ -37,6 +37,7 @@ from plies.frontend.checked import CheckedGame, SymbolValue, VarInfo
 from plies.frontend.runtime import MAX_DOMAIN_VALUES
 from plies.frontend.writes import effect_writes, turn_rule
 from plies.lowering import ir, layout
+from plies.lowering.cells import CellTests
 from plies.lowering.expressions import ExpressionLowering
 from plies.lowering.fold import logic, number
 from plies.lowering.ir import Unsupported
@@ -232,9 +233,26 @@ class Lowering(ExpressionLowering, StatementLowering):
             self.env = {}
         keeps, flags = turn_rule(decl.effect or ())
         precondition = decl.precondition.span if decl.precondition is not None else None
+        cells, grid = self.precondition_cells(decl) if arguments is not None else (None, None)
         return ir.MoveIR(move.kind, decl.name, tuple(move.names), tuple(cases), keeps, flags,
                          writes.starts_chance, effect, self.symbolic(decl.binders),
-                         arguments is not None, decl.span, precondition)
+                         arguments is not None, decl.span, precondition, cells,
+                         grid or (0, 0))
+
+    def precondition_cells(self, decl) -> tuple[ir.Cells | None, tuple[int, int] | None]:
+        """The cells where the precondition of a move played on every cell of a grid holds,
+        as a set of cells (``cells.py``), and the grid's rows and columns."""
+        binders = decl.binders
+        if decl.precondition is None or binders is None or binders.domain is None \
+                or len(binders.items) != 2 or any(b.domain is not None for b in binders.items):
+            return None, None
+        info = self.checked.domains[id(binders.domain)]
+        if info.kind != "cells" or info.grid is None:
+            return None, None
+        rows, cols = info.grid.rows, info.grid.cols
+        names = (binders.items[0].name, binders.items[1].name)
+        cells = CellTests(self, rows, cols).test(decl.precondition, names)
+        return (cells, (rows, cols)) if cells is not None else (None, None)
 
     def move_case(self, decl, args, loops, writes, names) -> ir.MoveCase | None:
         """One case of a move, or None when its precondition is false whatever the state."""
@@ -295,6 +313,8 @@ class Lowering(ExpressionLowering, StatementLowering):
         with the arguments for the parameters, when no name in them is bound again)."""
         if isinstance(test, ir.Logic) and test.op == "or":
             return self.disjuncts(test.left, depth) | self.disjuncts(test.right, depth)
+        if isinstance(test, ir.CellFold) and test.kind == "any":
+            return self.disjuncts(test.each, depth)  # the same test, cell by cell
         if isinstance(test, ir.Invoke) and depth < 4:
             function = self.functions[test.number]
             if function is not None and not _binds(function.body, set(function.params)):

@@ -193,9 +193,13 @@ def test_a_grid_is_packed_from_its_planes_only_where_they_tell_its_values_apart(
     # the planes tell the three values apart
     ttt = [source for source, _ in key_parts(lower(plies.load("tictactoe").checked))]
     assert ttt == [("slot", 0), ("plane", 0, None, 3), ("plane", 1, None, 3)]
-    # othello's cells have no planes at all (no line test or threats): cell by cell
+    # othello's tests of every cell (its moves, mobility, discs) keep planes of black, white
+    # and empty: a cell in neither of the first two is empty, so those two make the key
     othello = [source for source, _ in key_parts(lower(plies.load("othello", size=6).checked))]
-    assert all(kind == "slot" for kind, *_ in othello)
+    assert othello == [("slot", 0), ("plane", 0, None, 6), ("plane", 1, None, 6)]
+    # a grid without planes (no line test, threats or test of every cell): cell by cell
+    nim = [source for source, _ in key_parts(lower(plies.load("nim").checked))]
+    assert all(kind == "slot" for kind, *_ in nim)
 
 
 WIDE = """

@@ -412,10 +412,11 @@ def plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
 
 def _plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
     """The grids kept as bit planes, by (offset, rows, cols): those a ``line`` test reads
-    that ``planes_apply`` and those ``threats`` reads that fit (``plane_fits``), with a plane
-    for every value the tests look for (every value a cell can hold when a test's value is
-    known only as the game runs and they are few). The values of a grid's line tests come
-    first: those of its threats are added when all of them fit too."""
+    that ``planes_apply`` and those ``threats`` or a test of every cell (``ir.CellFold``)
+    reads that fit (``plane_fits``), with a plane for every value the tests look for (every
+    value a cell can hold when a test's value is known only as the game runs and they are
+    few). The values of a grid's line tests come first: those of the others are added when
+    all of them fit too."""
     lines: dict[tuple[int, int, int], set[int]] = {}
     threats: dict[tuple[int, int, int], set[int]] = {}
     parts = (game.functions, game.setup, game.moves, game.chances, game.end, game.evaluate,
@@ -429,6 +430,10 @@ def _plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
             value, free = (_looked_for(game, node.grid, e) for e in (node.value, node.free))
             if value is not None and free is not None:  # a shift test needs both
                 wanted.update(value | free)
+        elif isinstance(node, ir.CellsHolding) and plane_fits(node.grid):
+            value = _looked_for(game, node.grid, node.value)
+            if value is not None:
+                threats.setdefault(node.grid, set()).update(value)
     grids, base = {}, 0
     for grid in sorted(set(lines) | set(threats)):
         values = lines.get(grid, set())
@@ -486,6 +491,7 @@ class CEmitter:
         self.state = "s"  # the name of the state pointer the code being written reads
         self.tracking = False  # Stores record the slots they write (for line tests)
         self.written_known = False  # the end test of a child whose writes were recorded
+        self.legal_cells: dict[int, str] = {}  # expand: a move's legal cells, by its kind
         self.flags = False
         self.max_args = max_args(game)
         self.index_most = 0  # the greatest value of an index_t table
@@ -786,7 +792,9 @@ class CEmitter:
         self.line("static int expand(const state_t *s, expansion_t *x)")
         self.line("{")
         self.level += 1
+        self.legal_cells = {}
         for move in self.game.moves:
+            self.precondition_cells(move)
             for case in move.cases:
                 self.move_case(move, case)
         self.line("return 0;")
@@ -794,12 +802,32 @@ class CEmitter:
         self.line("}")
         self.line("")
 
+    def precondition_cells(self, move: ir.MoveIR) -> None:
+        """For a move played on every cell of a grid, the cells where its precondition holds,
+        found at once over the planes (``cells_word``) where they can be."""
+        if move.cells is None:
+            return
+        self.state = "s"
+        words: dict[tuple, str] = {}
+        lets: list[str] = []
+        rows, cols = move.cell_grid
+        code = self.cells_word(move.cells, rows, cols, words, lets)
+        if code is None:
+            return
+        name = self.legal_cells[move.kind] = f"legal{move.kind}_"
+        every = _plane_mask(range(rows * cols), rows, cols)
+        self.line(f"uint64_t {name} = ({{ {' '.join(lets)} ({code}) & {every:#x}ULL; }});")
+
     def move_case(self, move: ir.MoveIR, case: ir.MoveCase) -> None:
         self.line("{")
         self.level += 1
         closers = self.open_loops(case.loops)
         self.state = "s"
-        if case.precondition is not None:
+        legal = self.legal_cells.get(move.kind)
+        if case.precondition is not None and legal is not None:
+            r, c = case.args
+            self.line(f"if (({legal} >> {c * (move.cell_grid[0] + 1) + r}) & 1) {{")
+        elif case.precondition is not None:
             self.line(f"if ({self.expr(case.precondition)}) {{")
         else:
             self.line("{")
@@ -1375,6 +1403,81 @@ class CEmitter:
                 f"uint64_t {v}p = {words[0]}, {f}p = {words[1]}; "
                 f"{ok} ? {count}({v}p, {f}p) : {scan(v, f)}; }})")
 
+    def visit_CellFold(self, node: ir.CellFold) -> str:
+        """A test of every cell at once over the grids' planes (``cells_word``), where every
+        grid it reads has planes for the values it looks for; else cell by cell."""
+        words: dict[tuple, str] = {}
+        lets: list[str] = []
+        code = self.cells_word(node.cells, node.rows, node.cols, words, lets)
+        if code is None:
+            return self.expr(node.each)
+        every = f"{_plane_mask(range(node.rows * node.cols), node.rows, node.cols):#x}ULL"
+        if node.kind == "any":  # the parts of an or, one at a time: most often the first tells
+            parts = [self.cells_word(part, node.rows, node.cols, words, lets)
+                     for part in _disjuncts(node.cells)]
+            test = " || ".join(f"((({part}) & {every}) != 0)" for part in parts)
+        else:
+            test = {"count": f"bit_count(({code}) & {every})",
+                    "all": f"((~({code}) & {every}) == 0)"}[node.kind]
+        return f"({{ {' '.join(lets)} ({test}); }})"
+
+    def cells_word(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list):
+        """C of a 64-bit word holding ``cells`` as a plane of a rows x cols grid (bit
+        ``c * (rows + 1) + r``), the planes read bound once each in ``lets``; None when a
+        grid read has no planes for the values looked for."""
+        if isinstance(cells, ir.CellsKnown):
+            cells_set = [i for i in range(rows * cols) if cells.mask >> i & 1]
+            return f"{_plane_mask(cells_set, rows, cols):#x}ULL"
+        if isinstance(cells, ir.CellsIf):
+            return f"(-(uint64_t)({self.expr(cells.test)} != 0))"
+        if isinstance(cells, ir.CellsNot):
+            inner = self.cells_word(cells.operand, rows, cols, words, lets)
+            return None if inner is None else f"(~{inner})"
+        if isinstance(cells, (ir.CellsAnd, ir.CellsOr)):
+            left = self.cells_word(cells.left, rows, cols, words, lets)
+            right = self.cells_word(cells.right, rows, cols, words, lets)
+            if left is None or right is None:
+                return None
+            return f"({left} {'&' if isinstance(cells, ir.CellsAnd) else '|'} {right})"
+        assert isinstance(cells, ir.CellsHolding)
+        grid = self.planes.get(cells.grid)
+        if grid is None or (grid.rows, grid.cols) != (rows, cols):
+            return None
+        key = (cells.grid, cells.value)
+        if key not in words:
+            word = self.plane_of(grid, cells.value)
+            if word is None:
+                return None
+            words[key] = name = self.fresh("cw")
+            lets.append(f"uint64_t {name} = {word};")
+        step = cells.dc * (rows + 1) + cells.dr  # the cell read, from the cell tested
+        name = words[key]
+        return name if step == 0 else f"({name} >> {step})" if step > 0 else \
+            f"({name} << {-step})"
+
+    def plane_of(self, grid: PlaneGrid, value: ir.Expr) -> str | None:
+        """The plane of the cells of ``grid`` holding ``value`` (0 for a value no cell can
+        hold), or None when that value may have no plane."""
+        if isinstance(value, ir.Const):
+            if value.value in grid.values:
+                return self.plane_word(grid, value.value)
+            held = [self.game.slots[k].holds for k in
+                    range(grid.offset, grid.offset + grid.rows * grid.cols)]
+            if None not in held and not any(lo <= value.value <= hi for lo, hi in held):
+                return "(uint64_t)0"
+            return None
+        wanted = _looked_for(self.game, (grid.offset, grid.rows, grid.cols), value)
+        if wanted is None or not wanted <= set(grid.values):
+            return None
+        lo, hi = min(wanted), max(wanted)
+        if set(range(lo, hi + 1)) <= set(grid.values) and \
+                grid.values.index(hi) - grid.values.index(lo) == hi - lo:
+            v = self.fresh("cv")  # only the values of the cells: any other has no cells
+            return (f"({{ int64_t {v} = {self.expr(value)}; (uint64_t)({v} - {lo}LL) <= "
+                    f"{hi - lo}ULL ? {self.state}->p[{grid.base + grid.values.index(lo)} + "
+                    f"({v} - {lo}LL)] : (uint64_t)0; }})")
+        return None
+
     def plane_word(self, grid: PlaneGrid, held: int) -> str:
         """The plane of the cells of ``grid`` that hold ``held`` in the state being read."""
         return f"{self.state}->p[{grid.base + grid.values.index(held)}]"
@@ -1382,6 +1485,22 @@ class CEmitter:
     def visit_Liberties(self, node: ir.Liberties) -> str:
         return (f"liberties({self.state}, {self.expr(node.slot)}, {self.expr(node.free)}, "
                 f"{self.neighbour_table(node.neighbours)})")
+
+
+def _disjuncts(cells: ir.Cells) -> list[ir.Cells]:
+    """Sets whose union is ``cells``: an or's parts, and an and's over an or's parts."""
+    if isinstance(cells, ir.CellsOr):
+        return _disjuncts(cells.left) + _disjuncts(cells.right)
+    if isinstance(cells, ir.CellsAnd):
+        for inner, other in ((cells.right, cells.left), (cells.left, cells.right)):
+            if isinstance(inner, ir.CellsOr):
+                return [ir.CellsAnd(other, part) for part in _disjuncts(inner)]
+    return [cells]
+
+
+def _plane_mask(cells, rows: int, cols: int) -> int:
+    """The cells (numbered row by row) as a plane of a rows x cols grid (``PlaneGrid``)."""
+    return sum(1 << ((i % cols) * (rows + 1) + i // cols) for i in cells)
 
 
 WRITTEN = 64

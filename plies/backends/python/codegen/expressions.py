@@ -238,6 +238,9 @@ class ExpressionWriter(CodeWriter):
         return (f"liberties({self.whole_state()}, {self.index(node.slot)}, "
                 f"{self.expr(node.free)}, {table})")
 
+    def visit_CellFold(self, node: ir.CellFold) -> str:
+        return self.expr(node.each)  # cell by cell: Python has no use for the planes
+
     def visit_Threats(self, node: ir.Threats) -> str:
         value, free = self.expr(node.value), self.expr(node.free)
         offset, rows, cols = node.grid
