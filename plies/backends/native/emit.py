@@ -492,6 +492,7 @@ class CEmitter:
         self.tracking = False  # Stores record the slots they write (for line tests)
         self.written_known = False  # the end test of a child whose writes were recorded
         self.legal_cells: dict[int, str] = {}  # expand: a move's legal cells, by its kind
+        self.cells_codes: dict = {}  # (id of a set of cells, ignored) -> (it, its code)
         self.flags = False
         self.max_args = max_args(game)
         self.index_most = 0  # the greatest value of an index_t table
@@ -810,6 +811,7 @@ class CEmitter:
         self.state = "s"
         words: dict[tuple, str] = {}
         lets: list[str] = []
+        self.cells_codes = {}
         rows, cols = move.cell_grid
         code = self.cells_word(move.cells, rows, cols, words, lets)
         if code is None:
@@ -1408,6 +1410,7 @@ class CEmitter:
         grid it reads has planes for the values it looks for; else cell by cell."""
         words: dict[tuple, str] = {}
         lets: list[str] = []
+        self.cells_codes = {}
         code = self.cells_word(node.cells, node.rows, node.cols, words, lets)
         if code is None:
             return self.expr(node.each)
@@ -1421,24 +1424,54 @@ class CEmitter:
                     "all": f"((~({code}) & {every}) == 0)"}[node.kind]
         return f"({{ {' '.join(lets)} ({test}); }})"
 
-    def cells_word(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list):
+    def cells_word(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list,
+                   ignored: int = 0):
         """C of a 64-bit word holding ``cells`` as a plane of a rows x cols grid (bit
-        ``c * (rows + 1) + r``), the planes read bound once each in ``lets``; None when a
-        grid read has no planes for the values looked for."""
+        ``c * (rows + 1) + r``), except maybe at the cells of ``ignored`` (a mask, row by
+        row: where what it is ANDed with is surely empty), the planes read bound once each in
+        ``lets``; None when a grid read has no planes for the values looked for."""
+        key = (id(cells), ignored)
+        if key not in self.cells_codes:
+            self.cells_codes[key] = (cells, self.cells_code(cells, rows, cols, words, lets,
+                                                            ignored))
+        return self.cells_codes[key][1]
+
+    def cells_code(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list,
+                   ignored: int):
+        """``cells_word``, worked out."""
         if isinstance(cells, ir.CellsKnown):
             cells_set = [i for i in range(rows * cols) if cells.mask >> i & 1]
             return f"{_plane_mask(cells_set, rows, cols):#x}ULL"
         if isinstance(cells, ir.CellsIf):
             return f"(-(uint64_t)({self.expr(cells.test)} != 0))"
         if isinstance(cells, ir.CellsNot):
-            inner = self.cells_word(cells.operand, rows, cols, words, lets)
+            inner = self.cells_word(cells.operand, rows, cols, words, lets, ignored)
             return None if inner is None else f"(~{inner})"
-        if isinstance(cells, (ir.CellsAnd, ir.CellsOr)):
-            left = self.cells_word(cells.left, rows, cols, words, lets)
-            right = self.cells_word(cells.right, rows, cols, words, lets)
+        if isinstance(cells, ir.CellsAnd):
+            # known cells (inside(...)) add nothing where the other side is surely empty
+            # outside them: a read leaving the grid at a step its ray takes reads 0 there
+            every = (1 << (rows * cols)) - 1
+            for known, other in ((cells.left, cells.right), (cells.right, cells.left)):
+                if isinstance(known, ir.CellsKnown) and \
+                        every & ~known.mask & ~(_surely_empty(other, rows, cols) | ignored) == 0:
+                    return self.cells_word(other, rows, cols, words, lets, ignored)
+            # one side may be anything where the other is surely empty (not both: each would
+            # count on the other): the shorter of the two ways
+            codes = []
+            for first, second in ((cells.left, cells.right), (cells.right, cells.left)):
+                one = self.cells_word(first, rows, cols, words, lets, ignored)
+                two = self.cells_word(second, rows, cols, words, lets,
+                                      ignored | _surely_empty(first, rows, cols))
+                if one is None or two is None:
+                    return None
+                codes.append(f"({one} & {two})")
+            return min(codes, key=len)
+        if isinstance(cells, ir.CellsOr):
+            left = self.cells_word(cells.left, rows, cols, words, lets, ignored)
+            right = self.cells_word(cells.right, rows, cols, words, lets, ignored)
             if left is None or right is None:
                 return None
-            return f"({left} {'&' if isinstance(cells, ir.CellsAnd) else '|'} {right})"
+            return f"({left} | {right})"
         assert isinstance(cells, ir.CellsHolding)
         grid = self.planes.get(cells.grid)
         if grid is None or (grid.rows, grid.cols) != (rows, cols):
@@ -1496,6 +1529,29 @@ def _disjuncts(cells: ir.Cells) -> list[ir.Cells]:
             if isinstance(inner, ir.CellsOr):
                 return [ir.CellsAnd(other, part) for part in _disjuncts(inner)]
     return [cells]
+
+
+def _surely_empty(cells: ir.Cells, rows: int, cols: int) -> int:
+    """The cells (a mask, row by row) where ``cells`` as a word of planes (``cells_word``)
+    surely has no bit set: those whose read of a value lands outside the grid on a guard bit
+    or past the word's ends, which no plane sets (a read landing on another column's cell
+    may find anything)."""
+    if isinstance(cells, ir.CellsKnown):
+        return ((1 << (rows * cols)) - 1) & ~cells.mask
+    if isinstance(cells, ir.CellsAnd):
+        return _surely_empty(cells.left, rows, cols) | _surely_empty(cells.right, rows, cols)
+    if isinstance(cells, ir.CellsOr):
+        return _surely_empty(cells.left, rows, cols) & _surely_empty(cells.right, rows, cols)
+    if not isinstance(cells, ir.CellsHolding):
+        return 0
+    found = 0
+    for i in range(rows * cols):
+        r, c = i // cols + cells.dr, i % cols + cells.dc
+        bit = c * (rows + 1) + r
+        if not (0 <= r < rows and 0 <= c < cols) and \
+                (r == rows or r == -1 or bit < 0 or bit >= cols * (rows + 1)):
+            found |= 1 << i
+    return found
 
 
 def _plane_mask(cells, rows: int, cols: int) -> int:
