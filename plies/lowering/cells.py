@@ -11,16 +11,17 @@ a loop's value), or is the same for every cell and known only as the game runs (
 ``turn``, a parameter ``p``), or reads a grid at each cell's own place (``Read``), or is a test
 known only as the game runs that differs from cell to cell (``Dynamic``). ``and``, ``or`` and
 ``not`` combine them, ``any`` and ``all`` over ranges known for every cell are written out,
-and definitions are followed into. Anything else (arithmetic on what the state holds, an
-aggregate over the state, a read at a place that is not the same offset from every cell, an
-index that could leave the grid where the test asks it) is ``Unsupported``, and the aggregate
-is only written out cell by cell, as before.
+and definitions are followed into. Anything else (arithmetic on what the state holds that
+the checker cannot prove stays in range, an aggregate over the state, a read at a place that
+is not the same offset from every cell, an index that could leave the grid where the test asks
+it) is ``Unsupported``, and the aggregate is only written out cell by cell, as before.
 
 ``and`` and ``or`` ask their right side only where the left side leaves the answer open: a
 read on the right must lie inside its grid only at the cells where it is asked, which is
-worked out from what is known of the left side for each cell (``inside(...)``). So the sets
-mean what the cell-by-cell test means at every cell of the grid, and a read's set may hold
-anything where it is not asked.
+worked out from what is known of each side for each cell (``inside(...)``: the cells where a
+test may hold, and where it must). So the sets mean what the cell-by-cell test means at every
+cell of the grid, and a read's set may hold anything where it is not asked. Nothing here can
+fail at run time: the cell-by-cell form keeps every fault.
 """
 
 from __future__ import annotations
@@ -265,7 +266,11 @@ class CellTests:
             return Scalar(ir.Logic(op, left.expr, right.expr))
         right_may, right_must = self.bounds(right)
         if op == "and":
-            return Dynamic(ir.CellsAnd(self.as_cells(left), self.as_cells(right)),
+            left_cells = self.as_cells(left)
+            right_cells = _without(self.as_cells(right), _holdings(left_cells))
+            if right_cells == ir.CellsKnown(0):
+                return self.known(0)  # a cell never holds two values at once
+            return Dynamic(ir.CellsAnd(left_cells, right_cells),
                            may & right_may, must & right_must)
         return Dynamic(ir.CellsOr(self.as_cells(left), self.as_cells(right)),
                        may | right_may, must | right_must)
@@ -334,13 +339,10 @@ class CellTests:
             return Scalar(arith(node.op, self.scalar(left), self.scalar(right), -1))
         if not (isinstance(left, Known) and isinstance(right, Known)):
             raise Unsupported("arithmetic known only as the game runs")
-        values = []
-        for a, b in zip(left.values, right.values):
-            folded = arith(node.op, ir.Const(a), ir.Const(b), -1)
-            if not isinstance(folded, ir.Const):
-                raise Unsupported("arithmetic that fails")
-            values.append(folded.value)
-        return Known(tuple(values))
+        if node.op in ("div", "mod") and 0 in right.values:
+            raise Unsupported("a division by zero")
+        operation = _ARITH[node.op]  # as fold.arith folds constants
+        return Known(tuple(operation(a, b) for a, b in zip(left.values, right.values)))
 
     def visit_Call(self, node: ast.Call, env, asked):
         args = list(node.args or ())
@@ -375,5 +377,49 @@ class CellTests:
             self.outer = saved
 
 
+def _holdings(cells: ir.Cells) -> set[tuple]:
+    """What holds wherever ``cells`` does: the (grid, dr, dc, value) of its reads ANDed."""
+    if isinstance(cells, ir.CellsHolding):
+        return {(cells.grid, cells.dr, cells.dc, cells.value)}
+    if isinstance(cells, ir.CellsAnd):
+        return _holdings(cells.left) | _holdings(cells.right)
+    return set()
+
+
+def _without(cells: ir.Cells, holding: set[tuple]) -> ir.Cells:
+    """``cells`` where ``holding`` holds: the parts (of its ors and ands) that read another
+    value at one of those places are empty (Othello's direction (0, 0) asks whether the cell
+    holds the opponent's disc and then the mover's)."""
+    if not holding:
+        return cells
+    if isinstance(cells, ir.CellsHolding):
+        for grid, dr, dc, value in holding:
+            if (grid, dr, dc) == (cells.grid, cells.dr, cells.dc) \
+                    and _different(value, cells.value):
+                return ir.CellsKnown(0)
+        return cells
+    if isinstance(cells, (ir.CellsAnd, ir.CellsOr)):
+        left, right = _without(cells.left, holding), _without(cells.right, holding)
+        empty = ir.CellsKnown(0)
+        if isinstance(cells, ir.CellsAnd):
+            return empty if empty in (left, right) else ir.CellsAnd(left, right)
+        return right if left == empty else left if right == empty else ir.CellsOr(left, right)
+    return cells
+
+
+def _different(a: ir.Expr, b: ir.Expr) -> bool:
+    """Whether two values known only as the game runs differ whatever it holds: two numbers,
+    or ``k - x`` and ``x`` for an odd k (``other(p)`` and ``p``)."""
+    if isinstance(a, ir.Const) and isinstance(b, ir.Const):
+        return a.value != b.value
+    for one, two in ((a, b), (b, a)):
+        if isinstance(one, ir.Arith) and one.op == "-" and one.right == two \
+                and isinstance(one.left, ir.Const) and one.left.value % 2 == 1:
+            return True
+    return False
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "div": lambda a, b: a // b, "mod": lambda a, b: a % b}
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}

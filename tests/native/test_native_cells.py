@@ -97,6 +97,10 @@ def test_othello_finds_its_moves_and_counts_them_over_the_planes():
     assert place.cells is not None and place.cell_grid == (6, 6)
     source = emit(game)
     assert "uint64_t legal0_ = " in source and "if ((legal0_ >> 8) & 1) {" in source
+    # no mask of the cells inside the grid: a read leaving it lands on a guard bit or past the
+    # word's ends, and the empty cells' own plane keeps the word to the grid's cells
+    [legal] = [line for line in source.splitlines() if "uint64_t legal0_ = " in line]
+    assert "0x" not in legal
 
 
 UNGUARDED = """game g

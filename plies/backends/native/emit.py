@@ -818,7 +818,9 @@ class CEmitter:
             return
         name = self.legal_cells[move.kind] = f"legal{move.kind}_"
         every = _plane_mask(range(rows * cols), rows, cols)
-        self.line(f"uint64_t {name} = ({{ {' '.join(lets)} ({code}) & {every:#x}ULL; }});")
+        if not _only_cells(move.cells):
+            code = f"({code}) & {every:#x}ULL"
+        self.line(f"uint64_t {name} = ({{ {' '.join(lets)} {code}; }});")
 
     def move_case(self, move: ir.MoveIR, case: ir.MoveCase) -> None:
         self.line("{")
@@ -1415,13 +1417,17 @@ class CEmitter:
         if code is None:
             return self.expr(node.each)
         every = f"{_plane_mask(range(node.rows * node.cols), node.rows, node.cols):#x}ULL"
-        if node.kind == "any":  # the parts of an or, one at a time: most often the first tells
-            parts = [self.cells_word(part, node.rows, node.cols, words, lets)
-                     for part in _disjuncts(node.cells)]
-            test = " || ".join(f"((({part}) & {every}) != 0)" for part in parts)
+        if node.kind == "any":  # the parts of an or one at a time, the smallest first: the
+            # fewer cells a part reads, the cheaper it is and the likelier to hold
+            parts = [(part, self.cells_word(part, node.rows, node.cols, words, lets))
+                     for part in sorted(_disjuncts(node.cells), key=ir.size)]
+            test = " || ".join(f"({code} != 0)" if _only_cells(part) else
+                               f"((({code}) & {every}) != 0)" for part, code in parts)
+        elif node.kind == "count":
+            test = f"bit_count({code})" if _only_cells(node.cells) else \
+                f"bit_count(({code}) & {every})"
         else:
-            test = {"count": f"bit_count(({code}) & {every})",
-                    "all": f"((~({code}) & {every}) == 0)"}[node.kind]
+            test = f"((~({code}) & {every}) == 0)"
         return f"({{ {' '.join(lets)} ({test}); }})"
 
     def cells_word(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list,
@@ -1529,6 +1535,19 @@ def _disjuncts(cells: ir.Cells) -> list[ir.Cells]:
             if isinstance(inner, ir.CellsOr):
                 return [ir.CellsAnd(other, part) for part in _disjuncts(inner)]
     return [cells]
+
+
+def _only_cells(cells: ir.Cells) -> bool:
+    """Whether ``cells`` as a word of planes (``cells_word``) has no bit set but those of the
+    grid's cells: a read of each cell's own place ANDed in (a guard bit or a bit past the grid
+    is set in no plane). Not a mask of known cells: ``cells_word`` may leave it out."""
+    if isinstance(cells, ir.CellsHolding):
+        return cells.dr == 0 and cells.dc == 0
+    if isinstance(cells, ir.CellsAnd):
+        return _only_cells(cells.left) or _only_cells(cells.right)
+    if isinstance(cells, ir.CellsOr):
+        return _only_cells(cells.left) and _only_cells(cells.right)
+    return False
 
 
 def _surely_empty(cells: ir.Cells, rows: int, cols: int) -> int:
