@@ -9,6 +9,7 @@ two plies deep."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -101,6 +102,11 @@ def test_othello_finds_its_moves_and_counts_them_over_the_planes():
     # word's ends, and the empty cells' own plane keeps the word to the grid's cells
     [legal] = [line for line in source.splitlines() if "uint64_t legal0_ = " in line]
     assert "0x" not in legal
+    # the cell-by-cell functions of what the planes find (legal(turn, r, c) for each cell)
+    # are called no more, and not compiled: each function left is called
+    defined = re.findall(r"^static int64_t fn_(\d+)\(.*\)$", source, re.M)
+    assert 0 < len(defined) < len(game.functions) // 2
+    assert all(source.count(f"fn_{number}(") >= 3 for number in defined)  # and declared
 
 
 UNGUARDED = """game g

@@ -18,6 +18,7 @@ message at the game-file line.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from importlib import resources
 
@@ -585,9 +586,9 @@ class CEmitter:
 
     def rules(self) -> str:
         game = self.game
-        self.lines = []
         self.state = "s"
-        self.functions()
+        functions = self.functions()
+        self.lines = []
         self.sync_planes()
         self.line("static void initial_state(state_t *s)")
         self.line("{")
@@ -622,24 +623,36 @@ class CEmitter:
         self.expand()
         self.chance_expand()
         self.pack_key()
-        return "\n".join(self.lines)
+        rules = "\n".join(self.lines)
+        # the functions the rules call, and those they call in turn, declared first (they
+        # may call each other); one no longer called (the cells of a test found over the
+        # planes) is not compiled: most of Othello 6x6's C was such
+        called, calls = set(), [int(n) for n in _CALL.findall(rules)]
+        while calls:
+            number = calls.pop()
+            if number not in called:
+                called.add(number)
+                calls.extend(int(n) for n in _CALL.findall(functions[number][1]))
+        used = sorted(called)
+        return "\n".join([*(functions[n][0] + ";" for n in used),
+                          *(functions[n][0] + "\n" + functions[n][1] for n in used), rules])
 
-    def functions(self) -> None:
-        """The definitions called as functions (``ir.Invoke``), declared first: they may call
-        each other."""
-        def signature(number: int, function: ir.Function) -> str:
+    def functions(self) -> list[tuple[str, str]]:
+        """The definitions called as functions (``ir.Invoke``): each one's signature and
+        body."""
+        written = []
+        for number, function in enumerate(self.game.functions):
             params = "".join(f", int64_t {ir.identifier(name)}" for name in function.params)
-            return f"static int64_t fn_{number}(const state_t *s{params})"
-        for number, function in enumerate(self.game.functions):
-            self.line(signature(number, function) + ";")
-        for number, function in enumerate(self.game.functions):
-            self.line(signature(number, function))
+            self.lines = []
             self.line("{")
             self.level += 1
             self.line(f"return {self.expr(function.body)};")
             self.level -= 1
             self.line("}")
             self.line("")
+            written.append((f"static int64_t fn_{number}(const state_t *s{params})",
+                            "\n".join(self.lines)))
+        return written
 
     def sync_planes(self) -> None:
         """``sync_planes(s)``: the planes (``PlaneGrid``) set from the cells, for a state not
@@ -1524,6 +1537,10 @@ class CEmitter:
     def visit_Liberties(self, node: ir.Liberties) -> str:
         return (f"liberties({self.state}, {self.expr(node.slot)}, {self.expr(node.free)}, "
                 f"{self.neighbour_table(node.neighbours)})")
+
+
+_CALL = re.compile(r"\bfn_(\d+)\(")
+"""A call of a definition's function in the C."""
 
 
 def _disjuncts(cells: ir.Cells) -> list[ir.Cells]:
