@@ -47,6 +47,8 @@ def random_test(chooser: random.Random, depth: int = 0) -> str:
 
 
 def one_test_game(rows: int, cols: int, test: str, kind: str) -> str:
+    fold = f"{kind} r, c in cells(board): t(n, r, c)"
+    utility = fold if kind == "count" else f"if {fold} then 1 else 0"
     return f"""game cells
 players a max, b min
 state
@@ -56,17 +58,7 @@ def inside(r: int, c: int) = r >= 0 and r < {rows} and c >= 0 and c < {cols}
 def t(p: int, r: int, c: int) = {test}
 move skip {{ }}
 terminal true
-utility if {kind} r, c in cells(board): t(n, r, c) then 1 else 0
-""" if kind != "count" else f"""game cells
-players a max, b min
-state
-  n: 0..3 = 0
-  board: grid[{rows}, {cols}] of 0..2 = 0
-def inside(r: int, c: int) = r >= 0 and r < {rows} and c >= 0 and c < {cols}
-def t(p: int, r: int, c: int) = {test}
-move skip {{ }}
-terminal true
-utility count r, c in cells(board): t(n, r, c)
+utility {utility}
 """
 
 
