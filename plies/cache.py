@@ -4,7 +4,9 @@ Three things live there, each in its own file or folder:
 - the parser's tables (``plies.grammar``): building them takes 0.1 s, reading them 0.01 s;
 - checked and generated games (``plies.game.game_cache``): reading one back skips the
   parser, the checker and the code generator;
-- native modules (``plies.backends.native.build``): compiling one with a C compiler takes about a second.
+- native modules (``plies.backends.native.build``): compiling one with a C compiler takes
+  about a second; beside them, notes of which module a game's Python code compiles to (a game seen before is
+  then not lowered again: seconds for Othello 6x6).
 
 Everything in it can be deleted at any time; it is built again when needed. When there is no
 usable directory (no home, read-only, a file in the way) plies works without it.
@@ -120,3 +122,24 @@ def warn(path: str, problem: str) -> None:
     _warned.add(path)
     sys.stderr.write(f"plies: warning: not using the cache at {path}: {problem}; working "
                      "without it\n")
+
+
+def package_fingerprint(suffixes: tuple[str, ...]) -> tuple:
+    """What plies is made of here: its version, Python's, and the name, size and modification
+    time of every file of the plies package whose name ends with one of ``suffixes`` (a
+    folder added later included): what was stored by another plies is not read back."""
+    from plies import __version__
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    files = []
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        where = os.path.relpath(folder, package)
+        for name in names:
+            if name.endswith(suffixes):
+                try:
+                    info = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                files.append((where, name, info.st_size, info.st_mtime_ns))
+    return __version__, sys.version, tuple(sorted(files))

@@ -30,12 +30,11 @@ import functools
 import io
 import os
 import pickle
-import sys
 import zlib
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from plies.cache import cache_directory, trusted
+from plies.cache import cache_directory, package_fingerprint, trusted
 from plies.backends.python.generated import GeneratedCode
 from plies.frontend.values import SymbolValue
 
@@ -185,21 +184,7 @@ def _plain(value) -> bool:
 def _fingerprint() -> tuple:
     """What made the stored games: plies's and Python's versions, and the name, size and
     modification time of every file of the plies package (a folder added later included)."""
-    from plies import __version__
-
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    files = []
-    for folder, subfolders, names in os.walk(package):
-        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
-        where = os.path.relpath(folder, package)
-        for name in names:
-            if name.endswith((".py", ".lark")):
-                try:
-                    info = os.stat(os.path.join(folder, name))
-                except OSError:
-                    continue
-                files.append((where, name, info.st_size, info.st_mtime_ns))
-    return __version__, sys.version, tuple(sorted(files))
+    return package_fingerprint((".py", ".lark"))
 
 
 def _prune(directory: str) -> None:

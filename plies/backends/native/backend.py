@@ -26,7 +26,7 @@ def native_game(model, notice: Callable[[str], object], building: bool = False):
     try:
         return NativeGame(model, (lambda: notice(
             f"native: compiling {model.name}'s C once (later runs load it from the cache)"))
-            if building else None)
+            if building else None, recall=True)
     except NativeUnavailable as reason:
         notice(f"native: {reason}; running in Python")
         return None

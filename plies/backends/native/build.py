@@ -24,7 +24,7 @@ from pathlib import Path
 
 from plies import __version__
 from plies.cache import cache_directory as user_cache_directory
-from plies.cache import trusted
+from plies.cache import package_fingerprint, trusted
 from plies.errors import PliesError
 
 CDEF = """
@@ -122,6 +122,66 @@ def load_module(source: str, building: Callable[[], object] | None = None):
         return module
 
 
+def recall_built(code: str) -> tuple[object, tuple[int, ...]] | None:
+    """The module built before for the game whose Python code is ``code`` (the same game text
+    and parameters, the same plies and processor flags), with the numbers stored beside it
+    (``remember_built``); None when there is none. Finding the module from the C it compiles
+    means lowering the game and writing that C, a few seconds for Othello 6x6 at every start;
+    the Python code of the game (itself read back from the game cache) names it at once."""
+    record = _record(code)
+    if record is None:
+        return None
+    try:
+        info = os.lstat(record)
+        if not trusted(info, str(record)):
+            return None
+        name, *numbers = record.read_text(encoding="ascii").split()
+        numbers = tuple(int(number) for number in numbers)
+    except (OSError, ValueError, UnicodeError):
+        return None  # none, or damaged: built (or found) again
+    if not name.startswith("_plies_game_") or not name[12:].isalnum():
+        return None
+    with _lock:
+        if name not in _loaded:
+            built = _find_built(record.parent, name)
+            if built is None:
+                return None
+            _loaded[name] = _import(name, built)
+        return _loaded[name], numbers
+
+
+def remember_built(code: str, source: str, numbers: tuple[int, ...]) -> None:
+    """Note that the game whose Python code is ``code`` compiles to the C ``source``, with
+    ``numbers`` (for ``recall_built``); silently nothing when it cannot be written."""
+    record = _record(code)
+    if record is None:
+        return
+    partial = record.with_name(f"{record.name}.{os.getpid()}.partial")
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                             | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with open(descriptor, "w", encoding="ascii") as file:
+            file.write(" ".join([module_name(source), *map(str, numbers)]) + "\n")
+        os.replace(partial, record)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        return
+    _prune(record.parent)
+
+
+def _record(code: str) -> Path | None:
+    """The file noting which module the game whose Python code is ``code`` compiles to: named
+    by a hash of that code, the processor flags and plies itself (every file of the package,
+    its C included); None without a cache (or with ``PLIES_NO_GAME_CACHE``)."""
+    directory = cache_directory()
+    if directory is None or os.environ.get("PLIES_NO_GAME_CACHE"):
+        return None
+    made_of = package_fingerprint((".py", ".lark", ".c", ".h"))
+    digest = hashlib.sha256(f"{made_of!r}\n{machine_flags()}\n{code}".encode(
+        "utf-8", "surrogatepass")).hexdigest()
+    return directory / f"game-{digest[:32]}.txt"
+
+
 def _find_built(directory: Path, name: str) -> Path | None:
     """The built module ``name`` in ``directory``, when the user built it (a file of the user's
     that no one else can write: ``plies.cache.trusted``); else None, and it is built again."""
@@ -142,16 +202,18 @@ def _find_built(directory: Path, name: str) -> Path | None:
 
 
 def _prune(directory: Path) -> None:
-    """Keep at most ``KEEP`` built modules, removing the least recently used, and the build
-    folders left behind more than a day ago (by a build that was killed)."""
+    """Keep at most ``KEEP`` built modules and notes of which game is which module
+    (``remember_built``), removing the least recently used, and the build folders left behind
+    more than a day ago (by a build that was killed)."""
     try:
         found = [(path.lstat().st_mtime, path) for path in directory.iterdir()]
     except OSError:
         return
-    modules = sorted((when, path) for when, path in found
-                     if path.name.startswith("_plies_game_") and path.is_file())
-    for _, path in modules[:max(0, len(modules) - KEEP)]:
-        path.unlink(missing_ok=True)
+    for stem in ("_plies_game_", "game-"):  # the modules, and the notes naming them
+        kept = sorted((when, path) for when, path in found
+                      if path.name.startswith(stem) and path.is_file())
+        for _, path in kept[:max(0, len(kept) - KEEP)]:
+            path.unlink(missing_ok=True)
     day_ago = time.time() - 86_400
     for when, path in found:
         if path.name.startswith("build-") and path.is_dir() and when < day_ago:

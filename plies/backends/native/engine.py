@@ -19,7 +19,8 @@ from time import perf_counter
 from plies.errors import GameRuntimeError
 from plies.lowering import Unsupported, lower
 from plies.lowering import ir
-from plies.backends.native.build import NativeUnavailable, load_module
+from plies.backends.native.build import (NativeUnavailable, load_module, recall_built,
+                                         remember_built)
 from plies.backends.native.emit import chance_scale, emit
 from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
 from plies.solvers.limits import REPORT_SECONDS, Limits, Progress, SearchStopped
@@ -67,20 +68,39 @@ class NativeRefused(NativeUnavailable):
 class NativeGame:
     """A game's native module, for the model it was built from."""
 
-    def __init__(self, model, building: Callable[[], object] | None = None):
-        """``building`` is called before the module is compiled (not when it is cached)."""
+    def __init__(self, model, building: Callable[[], object] | None = None,
+                 recall: bool = False):
+        """``building`` is called before the module is compiled (not when it is cached).
+        ``recall``: load the module noted for this game's Python code when there is one
+        (``build.recall_built``: the command line), without lowering the game and writing its
+        C again (the lowered game is then made only if a fault needs its checks), and note
+        the module built otherwise."""
         self.model = model
-        try:
-            self.lowered: ir.Game = lower(model.checked)
-            self.source = emit(self.lowered)
-        except Unsupported as reason:
-            raise NativeRefused(str(reason)) from None
-        self.denominator, self.power = chance_scale(self.lowered)
+        self._lowered: ir.Game | None = None
+        found = recall_built(model.code.source) if recall else None
+        if found is not None:
+            module, (self.denominator, self.power) = found
+        else:
+            try:
+                self._lowered = lower(model.checked)
+                source = emit(self._lowered)
+            except Unsupported as reason:
+                raise NativeRefused(str(reason)) from None
+            self.denominator, self.power = chance_scale(self._lowered)
+            module = load_module(source, building)
+            if recall:
+                remember_built(model.code.source, source, (self.denominator, self.power))
         self.scale = self.denominator**self.power
-        module = load_module(self.source, building)
         self.ffi, self.lib = module.ffi, module.lib
         self.entry_bytes: int = self.lib.plies_entry_bytes()
         """The size of one table entry in bytes (16 for Connect Four up to 7x6)."""
+
+    @property
+    def lowered(self) -> ir.Game:
+        """The lowered game (its checks place a fault in the game file)."""
+        if self._lowered is None:
+            self._lowered = lower(self.model.checked)
+        return self._lowered
 
     # -- searching --
 
