@@ -82,7 +82,7 @@ class CellTests:
         self.depth = 0
         self.outer = True  # names not bound here are the lowering's (False in a definition)
 
-    def test(self, body: ast.Expr, names: tuple[str, str], env=None) -> ir.Cells | None:
+    def test(self, body: ast.Expr, names: tuple[str, str]) -> ir.Cells | None:
         """The cells where ``body`` holds with ``names`` bound to each cell's row and column,
         or None when it cannot be written as a set of cells."""
         rows = tuple(i // self.cols for i in range(self.count))

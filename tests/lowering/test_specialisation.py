@@ -59,8 +59,17 @@ def test_each_back_end_calls_the_specialised_functions():
     assert "def defs1_legal(state, v_p):  # def legal.s1" in model.code.source
     from plies.backends.native.emit import emit
     game = lower(model.checked)
-    number = next(k for k, f in enumerate(game.functions) if f.name == "legal.s1")
-    assert f"static int64_t fn_{number}(const state_t *s, int64_t v_p)" in emit(game)
+    source = emit(game)
+    # the C finds the moves over bit planes (tests/native/test_native_cells.py): it compiles
+    # only the functions it calls, mobility(white) and mobility(black) among them
+    legal = next(k for k, f in enumerate(game.functions) if f.name == "legal.s1")
+    assert f"fn_{legal}(" not in source
+    for name in ("mobility.", "discs."):
+        numbers = [k for k, f in enumerate(game.functions) if f.name.startswith(name)]
+        assert len(numbers) == 2
+        for number in numbers:
+            assert f"static int64_t fn_{number}(const state_t *s)" in source
+            assert f"fn_{number}(s)" in source or f"fn_{number}(t)" in source
 
 
 def test_a_big_body_with_every_argument_known_is_a_function_called_there():
