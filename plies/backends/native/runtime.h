@@ -365,7 +365,7 @@ static void check_limits(void)
     if (deadline > 0 || (progress_report && w->id == 0)) {
         double t = now_seconds();
         if (deadline > 0 && t >= deadline) fault(F_TIMEOUT, -1, 0, 0);
-        if (progress_report && w->id == 0 && t >= next_report && total > 0) {  /* not before a node */
+        if (progress_report && w->id == 0 && t >= next_report && total > 0) {  /* once counting */
             next_report = t + report_every;
             progress_report(total, t - started_at);
         }
