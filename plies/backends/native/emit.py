@@ -311,7 +311,7 @@ class PlaneGrid:
 
     def bit(self, slot: int) -> int:
         r, c = divmod(slot - self.offset, self.cols)
-        return 1 << (c * (self.rows + 1) + r)
+        return 1 << _plane_bit(r, c, self.rows)
 
     def holds(self, slot: int) -> bool:
         return self.offset <= slot < self.offset + self.rows * self.cols
@@ -493,7 +493,11 @@ class CEmitter:
         self.tracking = False  # Stores record the slots they write (for line tests)
         self.written_known = False  # the end test of a child whose writes were recorded
         self.legal_cells: dict[int, str] = {}  # expand: a move's legal cells, by its kind
-        self.cells_codes: dict = {}  # (id of a set of cells, ignored) -> (it, its code)
+        # the C of a test of every cell being written (``cells_begin``): the planes it reads,
+        # bound once each, and the code of its sets by (id of a set, cells ignored)
+        self.cells_planes: dict[tuple, str] = {}
+        self.cells_lets: list[str] = []
+        self.cells_codes: dict[tuple, tuple] = {}
         self.flags = False
         self.max_args = max_args(game)
         self.index_most = 0  # the greatest value of an index_t table
@@ -822,18 +826,14 @@ class CEmitter:
         if move.cells is None:
             return
         self.state = "s"
-        words: dict[tuple, str] = {}
-        lets: list[str] = []
-        self.cells_codes = {}
         rows, cols = move.cell_grid
-        code = self.cells_word(move.cells, rows, cols, words, lets)
+        self.cells_begin()
+        code = self.cells_word(move.cells, rows, cols)
         if code is None:
             return
         name = self.legal_cells[move.kind] = f"legal{move.kind}_"
-        every = _plane_mask(range(rows * cols), rows, cols)
-        if not _only_cells(move.cells):
-            code = f"({code}) & {every:#x}ULL"
-        self.line(f"uint64_t {name} = ({{ {' '.join(lets)} {code}; }});")
+        self.line(f"uint64_t {name} = ({{ {' '.join(self.cells_lets)} "
+                  f"{_grid_cells(move.cells, code, rows, cols)}; }});")
 
     def move_case(self, move: ir.MoveIR, case: ir.MoveCase) -> None:
         self.line("{")
@@ -843,7 +843,7 @@ class CEmitter:
         legal = self.legal_cells.get(move.kind)
         if case.precondition is not None and legal is not None:
             r, c = case.args
-            self.line(f"if (({legal} >> {c * (move.cell_grid[0] + 1) + r}) & 1) {{")
+            self.line(f"if (({legal} >> {_plane_bit(r, c, move.cell_grid[0])}) & 1) {{")
         elif case.precondition is not None:
             self.line(f"if ({self.expr(case.precondition)}) {{")
         else:
@@ -1423,40 +1423,41 @@ class CEmitter:
     def visit_CellFold(self, node: ir.CellFold) -> str:
         """A test of every cell at once over the grids' planes (``cells_word``), where every
         grid it reads has planes for the values it looks for; else cell by cell."""
-        words: dict[tuple, str] = {}
-        lets: list[str] = []
-        self.cells_codes = {}
-        code = self.cells_word(node.cells, node.rows, node.cols, words, lets)
-        if code is None:
-            return self.expr(node.each)
-        every = f"{_plane_mask(range(node.rows * node.cols), node.rows, node.cols):#x}ULL"
+        rows, cols = node.rows, node.cols
+        self.cells_begin()
         if node.kind == "any":  # the parts of an or one at a time, the smallest first: the
             # fewer cells a part reads, the cheaper it is and the likelier to hold
-            parts = [(part, self.cells_word(part, node.rows, node.cols, words, lets))
-                     for part in sorted(_disjuncts(node.cells), key=ir.size)]
-            test = " || ".join(f"({code} != 0)" if _only_cells(part) else
-                               f"((({code}) & {every}) != 0)" for part, code in parts)
-        elif node.kind == "count":
-            test = f"bit_count({code})" if _only_cells(node.cells) else \
-                f"bit_count(({code}) & {every})"
+            parts = sorted(_disjuncts(node.cells), key=ir.size)
+            codes = [self.cells_word(part, rows, cols) for part in parts]
+            if None in codes:
+                return self.expr(node.each)
+            test = " || ".join(f"({_grid_cells(part, code, rows, cols)} != 0)"
+                               for part, code in zip(parts, codes))
         else:
-            test = f"((~({code}) & {every}) == 0)"
-        return f"({{ {' '.join(lets)} ({test}); }})"
+            code = self.cells_word(node.cells, rows, cols)
+            if code is None:
+                return self.expr(node.each)
+            every = _plane_mask(range(rows * cols), rows, cols)
+            test = f"bit_count({_grid_cells(node.cells, code, rows, cols)})" \
+                if node.kind == "count" else f"((~({code}) & {every:#x}ULL) == 0)"
+        return f"({{ {' '.join(self.cells_lets)} ({test}); }})"
 
-    def cells_word(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list,
-                   ignored: int = 0):
+    def cells_begin(self) -> None:
+        """Start the C of a test of every cell: the planes it reads are bound once each."""
+        self.cells_planes, self.cells_lets, self.cells_codes = {}, [], {}
+
+    def cells_word(self, cells: ir.Cells, rows: int, cols: int, ignored: int = 0):
         """C of a 64-bit word holding ``cells`` as a plane of a rows x cols grid (bit
         ``c * (rows + 1) + r``), except maybe at the cells of ``ignored`` (a mask, row by
         row: where what it is ANDed with is surely empty), the planes read bound once each in
-        ``lets``; None when a grid read has no planes for the values looked for."""
+        ``cells_lets`` (``cells_begin``); None when a grid read has no planes for the values
+        looked for."""
         key = (id(cells), ignored)
         if key not in self.cells_codes:
-            self.cells_codes[key] = (cells, self.cells_code(cells, rows, cols, words, lets,
-                                                            ignored))
+            self.cells_codes[key] = (cells, self.cells_code(cells, rows, cols, ignored))
         return self.cells_codes[key][1]
 
-    def cells_code(self, cells: ir.Cells, rows: int, cols: int, words: dict, lets: list,
-                   ignored: int):
+    def cells_code(self, cells: ir.Cells, rows: int, cols: int, ignored: int):
         """``cells_word``, worked out."""
         if isinstance(cells, ir.CellsKnown):
             cells_set = [i for i in range(rows * cols) if cells.mask >> i & 1]
@@ -1464,7 +1465,7 @@ class CEmitter:
         if isinstance(cells, ir.CellsIf):
             return f"(-(uint64_t)({self.expr(cells.test)} != 0))"
         if isinstance(cells, ir.CellsNot):
-            inner = self.cells_word(cells.operand, rows, cols, words, lets, ignored)
+            inner = self.cells_word(cells.operand, rows, cols, ignored)
             return None if inner is None else f"(~{inner})"
         if isinstance(cells, ir.CellsAnd):
             # known cells (inside(...)) add nothing where the other side is surely empty
@@ -1473,21 +1474,21 @@ class CEmitter:
             for known, other in ((cells.left, cells.right), (cells.right, cells.left)):
                 if isinstance(known, ir.CellsKnown) and \
                         every & ~known.mask & ~(_surely_empty(other, rows, cols) | ignored) == 0:
-                    return self.cells_word(other, rows, cols, words, lets, ignored)
+                    return self.cells_word(other, rows, cols, ignored)
             # one side may be anything where the other is surely empty (not both: each would
             # count on the other): the shorter of the two ways
             codes = []
             for first, second in ((cells.left, cells.right), (cells.right, cells.left)):
-                one = self.cells_word(first, rows, cols, words, lets, ignored)
-                two = self.cells_word(second, rows, cols, words, lets,
+                one = self.cells_word(first, rows, cols, ignored)
+                two = self.cells_word(second, rows, cols,
                                       ignored | _surely_empty(first, rows, cols))
                 if one is None or two is None:
                     return None
                 codes.append(f"({one} & {two})")
             return min(codes, key=len)
         if isinstance(cells, ir.CellsOr):
-            left = self.cells_word(cells.left, rows, cols, words, lets, ignored)
-            right = self.cells_word(cells.right, rows, cols, words, lets, ignored)
+            left = self.cells_word(cells.left, rows, cols, ignored)
+            right = self.cells_word(cells.right, rows, cols, ignored)
             if left is None or right is None:
                 return None
             return f"({left} | {right})"
@@ -1496,14 +1497,14 @@ class CEmitter:
         if grid is None or (grid.rows, grid.cols) != (rows, cols):
             return None
         key = (cells.grid, cells.value)
-        if key not in words:
+        if key not in self.cells_planes:
             word = self.plane_of(grid, cells.value)
             if word is None:
                 return None
-            words[key] = name = self.fresh("cw")
-            lets.append(f"uint64_t {name} = {word};")
-        step = cells.dc * (rows + 1) + cells.dr  # the cell read, from the cell tested
-        name = words[key]
+            self.cells_planes[key] = name = self.fresh("cw")
+            self.cells_lets.append(f"uint64_t {name} = {word};")
+        step = _plane_bit(cells.dr, cells.dc, rows)  # the cell read, from the cell tested
+        name = self.cells_planes[key]
         return name if step == 0 else f"({name} >> {step})" if step > 0 else \
             f"({name} << {-step})"
 
@@ -1583,16 +1584,28 @@ def _surely_empty(cells: ir.Cells, rows: int, cols: int) -> int:
     found = 0
     for i in range(rows * cols):
         r, c = i // cols + cells.dr, i % cols + cells.dc
-        bit = c * (rows + 1) + r
+        bit = _plane_bit(r, c, rows)
         if not (0 <= r < rows and 0 <= c < cols) and \
                 (r == rows or r == -1 or bit < 0 or bit >= cols * (rows + 1)):
             found |= 1 << i
     return found
 
 
+def _plane_bit(r: int, c: int, rows: int) -> int:
+    """The bit of cell (r, c) in a plane of a grid of ``rows`` rows (``PlaneGrid``)."""
+    return c * (rows + 1) + r
+
+
 def _plane_mask(cells, rows: int, cols: int) -> int:
     """The cells (numbered row by row) as a plane of a rows x cols grid (``PlaneGrid``)."""
-    return sum(1 << ((i % cols) * (rows + 1) + i // cols) for i in cells)
+    return sum(1 << _plane_bit(i // cols, i % cols, rows) for i in cells)
+
+
+def _grid_cells(cells: ir.Cells, code: str, rows: int, cols: int) -> str:
+    """``code``, the word of ``cells``, with no bit set but the grid's cells'."""
+    if _only_cells(cells):
+        return code
+    return f"(({code}) & {_plane_mask(range(rows * cols), rows, cols):#x}ULL)"
 
 
 WRITTEN = 64
