@@ -132,12 +132,13 @@ def test_definitions_are_written_in_place_where_their_arguments_are_known():
     othello = lower(plies.load("othello").checked)
     # legal(turn, r, c) and the rest are called with the player to move: functions (legal
     # specialised to each cell); discs(black) and discs(white), 16 cells each, and the
-    # prefer's mobility(black) and mobility(white) fold to more than IN_PLACE_NODES: functions
-    # of no arguments
+    # prefer's mobility(p) and frontier(p) fold to more than IN_PLACE_NODES: functions of no
+    # arguments; its corners(p) and x_squares(p), four cells each, are written in place
     assert {f.name.partition(".")[0] for f in othello.functions} == \
-        {"inside", "flanks", "legal", "can_place", "discs", "mobility"}
+        {"inside", "flanks", "legal", "can_place", "discs", "mobility", "frontier"}
     assert {f.name for f in othello.functions} >= {f"legal.s{k}" for k in range(1, 17)}
-    assert all(f.params == () for f in othello.functions if f.name.startswith(("discs", "mob")))
+    assert all(f.params == () for f in othello.functions
+               if f.name.startswith(("discs", "mob", "frontier")))
     assert lower(plies.load("tictactoe").checked).functions == []  # wins(X), wins(O), full
 
 

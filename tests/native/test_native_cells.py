@@ -93,7 +93,7 @@ def test_othello_finds_its_moves_and_counts_them_over_the_planes():
     game = lower(plies.load("othello", size=6).checked)
     kinds = {function.name.split(".")[0]: function.body.kind for function in game.functions
              if isinstance(function.body, ir.CellFold)}
-    assert kinds == {"can_place": "any", "mobility": "count", "discs": "count"}
+    assert kinds == {"can_place": "any", "mobility": "count", "discs": "count", "frontier": "count"}
     [place, _] = game.moves
     assert place.cells is not None and place.cell_grid == (6, 6)
     source = emit(game)
