@@ -63,8 +63,9 @@ class Othello:
             return moves
         return [(board, other)] if self.placements(board, other) else []
 
-    def value(self) -> int:
-        """Black's discs minus White's under best play, by plain minimax over every position."""
+    def value(self, board: str | None = None, colour: str = BLACK) -> int:
+        """Black's discs minus White's under best play from `board` (the start when None), by
+        plain minimax over every position."""
 
         @cache
         def value(board: str, colour: str) -> int:
@@ -74,7 +75,7 @@ class Othello:
             values = [value(*child) for child in children]
             return max(values) if colour == BLACK else min(values)
 
-        return value(self.start, BLACK)
+        return value(self.start if board is None else board, colour)
 
     def perft(self, depth: int) -> list[int]:
         """The number of positions at each depth 0..depth, the game's end stopping a line."""
@@ -164,3 +165,31 @@ def test_6x6_plays_random_games_to_an_end_the_independent_rules_agree_with():
         board = cells_of(game, state)
         assert rules.children(board, colour) == []
         assert game.utility(state) == board.count(BLACK) - board.count(WHITE)
+
+
+# J. Feinstein's perfect game of 6x6 Othello, as he published the solution from the standard
+# start (1993; www.maths.nottingham.ac.uk/plp/pmzjff/Othello/6x6sol.html): the 6x6 board is the
+# 8x8 board's b2..g7, so b2 is place(0,0) and g7 place(5,5).
+PERFECT_GAME = ("d3 c5 d6 e3 f5 f4 e2 d2 c2 e6 e7 g5 c4 c3 g4 g3 "
+                "f3 c7 b5 d7 b7 b3 c6 b6 f7 f6 b4 b2 g6 g7 f2 g2").split()
+
+
+def test_feinsteins_perfect_game_ends_16_to_20_and_is_worth_minus_4_along_the_way():
+    """Every placement of the published perfect game is legal here (with one pass, which the
+    published list leaves out), it fills the board 16-20, and the positions late in it are
+    worth -4 by plies' search and by plain minimax."""
+    game, rules = plies.load("othello", size=6), Othello(6)
+    states, passes = [game.initial_state()], 0  # states[k]: after k placements
+    for move in PERFECT_GAME:
+        state = states[-1]
+        if [str(m) for m in game.actions(state)] == ["pass"]:
+            state, passes = game.play(state, "pass"), passes + 1
+        states.append(game.play(state, f"place({int(move[1]) - 2},{ord(move[0]) - ord('b')})"))
+    assert passes == 1
+    assert game.is_terminal(states[-1])
+    board = cells_of(game, states[-1])
+    assert (board.count(BLACK), board.count(WHITE)) == (16, 20)
+    assert game.utility(states[-1]) == -4
+    result = game.solve(state=states[20])  # 16 empty cells
+    assert (result.value, result.proved) == (-4, True)
+    assert rules.value(cells_of(game, states[26]), BLACK) == -4  # 10 empty cells, no pass yet
