@@ -31,9 +31,10 @@ CDEF = """
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
                 void (*progress)(int64_t, double), double every, uint64_t scale_high,
-                uint64_t scale_low, int threads, int64_t spawn_after, int64_t reach);
+                uint64_t scale_low, int threads, int64_t spawn_after, int64_t reach,
+                int ctrl_c);
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
-                int64_t *out, int32_t *where);
+                int64_t *out, int32_t *where, int ctrl_c);
 void plies_initial(int64_t *slots);
 int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64_t tier,
                      uint64_t *child_keys, int64_t capacity, int64_t *group_tiers,

@@ -13,6 +13,7 @@ which moves lead to it), so the message and its game-file line are the Python ba
 from __future__ import annotations
 
 from collections.abc import Callable
+import threading
 from fractions import Fraction
 from time import perf_counter
 
@@ -152,7 +153,8 @@ class NativeGame:
                                     -1.0 if timeout is None else float(timeout),
                                     -1 if max_nodes is None else max_nodes, table_bytes,
                                     out, line, where, report, report_every, scale >> 64,
-                                    scale & (2**64 - 1), threads, SPAWN_NODES, REACH_BYTES)
+                                    scale & (2**64 - 1), threads, SPAWN_NODES, REACH_BYTES,
+                                    _in_main_thread())
         seconds = perf_counter() - started
         if failed:
             raise failed[0]
@@ -201,7 +203,8 @@ class NativeGame:
         terminal = ffi.new("int64_t[]", depth + 1)
         out = ffi.new("int64_t[]", OUT)
         where = ffi.new("int32_t[]", MAX_PLY)
-        kind = self.lib.plies_perft(root, depth, counts, terminal, out, where)
+        kind = self.lib.plies_perft(root, depth, counts, terminal, out, where,
+                                    _in_main_thread())
         if kind == F_INTERRUPTED:
             raise KeyboardInterrupt
         if kind != F_NONE:
@@ -325,6 +328,12 @@ class NativeFault(Exception):
     def __init__(self, kind: int, message: str):
         super().__init__(message)
         self.kind = kind
+
+
+def _in_main_thread() -> int:
+    """1 where a search may take Ctrl-C for its time: Python's main thread, the only one Python
+    gives Ctrl-C to (a search elsewhere leaves the process's handler alone: search.c)."""
+    return int(threading.current_thread() is threading.main_thread())
 
 
 def _exact(value):

@@ -603,6 +603,19 @@ static void perft_walk(const state_t *s, int d, int depth, int terminal)
 
 static void on_interrupt(int signal_number) { (void)signal_number; interrupted = 1; }
 
+/* CTRL-C: a search called from Python's main thread takes SIGINT for its time (it stops with
+   what it has found) and puts the handler before it back. One called from another thread
+   leaves SIGINT alone: the handler is the whole process's, and two searches in threads whose
+   times overlapped each put back what they found, the later one the earlier one's handler,
+   which then took every Ctrl-C after both had ended (Python's main thread never saw one
+   again). */
+typedef void (*handler_t)(int);
+static handler_t take_ctrl_c(int wanted) { return wanted ? signal(SIGINT, on_interrupt) : SIG_ERR; }
+static void give_ctrl_c_back(int wanted, handler_t previous)
+{
+    if (wanted) signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+}
+
 static worker_t *new_worker(int id)
 {
     worker_t *w = calloc(1, sizeof(worker_t));
@@ -928,7 +941,8 @@ static void go_parallel(void)
 int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_t most_nodes,
                 int64_t memory, int64_t *out, int32_t *line, int32_t *where,
                 void (*progress)(int64_t, double), double every, uint64_t scale_high,
-                uint64_t scale_low, int thread_count, int64_t spawn_after, int64_t reach)
+                uint64_t scale_low, int thread_count, int64_t spawn_after, int64_t reach,
+                int ctrl_c)
 {
     state_t root;
     if (!load_state(&root, root_slots)) { out[0] = F_STATE; return F_STATE; }
@@ -981,7 +995,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     me = caller;
     winner = failed_first = -1;
     search_root = root;
-    void (*previous)(int) = signal(SIGINT, on_interrupt);
+    handler_t previous = take_ctrl_c(ctrl_c);
     int line_len = 0;
     value_t found = 0;
     int64_t kind = F_NONE;
@@ -1019,7 +1033,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     } else {
         kind = caller->fault_kind;
     }
-    signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+    give_ctrl_c_back(ctrl_c, previous);
     progress_report = NULL;
     out[0] = kind;
     put_value(out + 1, found);
@@ -1033,7 +1047,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
 }
 
 int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *terminal,
-                int64_t *out, int32_t *where)
+                int64_t *out, int32_t *where, int ctrl_c)
 {
     state_t root;
     if (!load_state(&root, root_slots)) { out[0] = F_STATE; return F_STATE; }
@@ -1043,12 +1057,12 @@ int plies_perft(const int64_t *root_slots, int depth, int64_t *counts, int64_t *
     threads = 1;
     start(-1, -1);
     perft_counts = counts; perft_terminal = terminal;
-    void (*previous)(int) = signal(SIGINT, on_interrupt);
+    handler_t previous = take_ctrl_c(ctrl_c);
     if (setjmp(w->escape) == 0) {
         int64_t utility;
         perft_walk(&root, 0, depth, outcome(&root, &utility));
     }
-    signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+    give_ctrl_c_back(ctrl_c, previous);
     int64_t kind = w->fault_kind;
     out[0] = kind;
     finish(out, NULL, 0, where, &w, 1, w, w);
