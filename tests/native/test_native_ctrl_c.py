@@ -14,7 +14,7 @@ import pytest
 
 import plies
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("ctrl_c_raises")]
 
 
 def ctrl_c_reaches_python() -> bool:

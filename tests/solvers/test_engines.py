@@ -17,7 +17,7 @@ from plies.solvers.engines import PoolEngine
 
 # A shutdown that hangs fails here instead of stalling the run (CI once stalled in the first
 # Ctrl-C test; 40 runs under load since did not hang again).
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("ctrl_c_raises")]
 
 
 def _closes(engine: PoolEngine) -> bool:
