@@ -1,7 +1,8 @@
 """Ctrl-C and native searches: one in the main thread stops with what it knows and gives
 Python's handler back; searches in other threads leave Ctrl-C to Python's main thread, even
 when their times overlap (each used to put back the handler it found, the later one the
-earlier one's, which then took every Ctrl-C after both had ended)."""
+earlier one's, which then took every Ctrl-C after both had ended); and a process that
+ignores Ctrl-C goes on ignoring it."""
 
 from __future__ import annotations
 
@@ -74,3 +75,17 @@ def test_searches_in_threads_whose_times_overlap_leave_ctrl_c_to_python(native):
     b.join(120)
     assert not failures and not a.is_alive() and not b.is_alive()
     assert ctrl_c_reaches_python()
+
+
+def test_a_process_that_ignores_ctrl_c_goes_on_ignoring_it_during_a_search(native):
+    game = native(plies.load("connect4", width=6, height=5))  # a second or two to solve
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        result = game.solve("auto", threads=1)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
+    assert result.stopped is None and (result.value, result.proved) == (0, True)

@@ -12,8 +12,9 @@ which moves lead to it), so the message and its game-file line are the Python ba
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import signal
 import threading
+from collections.abc import Callable
 from fractions import Fraction
 from time import perf_counter
 
@@ -154,7 +155,7 @@ class NativeGame:
                                     -1 if max_nodes is None else max_nodes, table_bytes,
                                     out, line, where, report, report_every, scale >> 64,
                                     scale & (2**64 - 1), threads, SPAWN_NODES, REACH_BYTES,
-                                    _in_main_thread())
+                                    _takes_ctrl_c())
         seconds = perf_counter() - started
         if failed:
             raise failed[0]
@@ -204,7 +205,7 @@ class NativeGame:
         out = ffi.new("int64_t[]", OUT)
         where = ffi.new("int32_t[]", MAX_PLY)
         kind = self.lib.plies_perft(root, depth, counts, terminal, out, where,
-                                    _in_main_thread())
+                                    _takes_ctrl_c())
         if kind == F_INTERRUPTED:
             raise KeyboardInterrupt
         if kind != F_NONE:
@@ -330,10 +331,12 @@ class NativeFault(Exception):
         self.kind = kind
 
 
-def _in_main_thread() -> int:
+def _takes_ctrl_c() -> int:
     """1 where a search may take Ctrl-C for its time: Python's main thread, the only one Python
-    gives Ctrl-C to (a search elsewhere leaves the process's handler alone: search.c)."""
-    return int(threading.current_thread() is threading.main_thread())
+    gives Ctrl-C to, unless the process ignores it (started in the background by a shell); a
+    search elsewhere leaves the process's handler alone (search.c)."""
+    return int(threading.current_thread() is threading.main_thread()
+               and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
 
 
 def _exact(value):

@@ -604,8 +604,8 @@ static void perft_walk(const state_t *s, int d, int depth, int terminal)
 static void on_interrupt(int signal_number) { (void)signal_number; interrupted = 1; }
 
 /* CTRL-C: a search called from Python's main thread takes SIGINT for its time (it stops with
-   what it has found) and puts the handler before it back. One called from another thread
-   leaves SIGINT alone: the handler is the whole process's, and two searches in threads whose
+   what it has found) and puts the handler before it back. One called from another thread, or
+   in a process that ignores SIGINT, leaves it alone (engine.py's _takes_ctrl_c): the handler is the whole process's, and two searches in threads whose
    times overlapped each put back what they found, the later one the earlier one's handler,
    which then took every Ctrl-C after both had ended (Python's main thread never saw one
    again). */
