@@ -605,10 +605,10 @@ static void on_interrupt(int signal_number) { (void)signal_number; interrupted =
 
 /* CTRL-C: a search called from Python's main thread takes SIGINT for its time (it stops with
    what it has found) and puts the handler before it back. One called from another thread, or
-   in a process that ignores SIGINT, leaves it alone (engine.py's _takes_ctrl_c): the handler is the whole process's, and two searches in threads whose
-   times overlapped each put back what they found, the later one the earlier one's handler,
-   which then took every Ctrl-C after both had ended (Python's main thread never saw one
-   again). */
+   in a process that ignores SIGINT, leaves it alone (engine.py's _takes_ctrl_c): the handler
+   is the whole process's, and two searches in threads whose times overlapped each put back
+   what they found, the later one the earlier one's handler, which then took every Ctrl-C
+   after both had ended (Python's main thread never saw one again). */
 typedef void (*handler_t)(int);
 static handler_t take_ctrl_c(int wanted) { return wanted ? signal(SIGINT, on_interrupt) : SIG_ERR; }
 static void give_ctrl_c_back(int wanted, handler_t previous)
