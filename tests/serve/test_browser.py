@@ -366,6 +366,29 @@ def test_chance_outcomes_are_rolled_or_chosen(open_game):
     assert errors == []
 
 
+def test_a_click_straddling_a_redraw_still_plays_its_move(open_game):
+    # the page draws a position twice (when it arrives and when its analysis does): a press
+    # before the second drawing and a release after it are still one click on the same button
+    page, errors, _ = open_game("piglet")
+    page.click("#moves tbody tr[data-move='flip']")
+    page.wait_for_selector("#chance:not([hidden]) #outcomes button")
+    page.wait_for_function("() => !document.querySelector('#moves tbody').textContent.includes('…')")
+    page.eval_on_selector("#outcomes button[data-move='heads']", "b => { b.seen = true; }")
+    page.eval_on_selector("#moves tbody tr[data-move='tails']", "r => { r.seen = true; }")
+    page.evaluate("() => { page.analysis = null; render(); }")  # the rows in the game's order
+    page.evaluate("() => { page.analysis = page.analyses.get('flip'); render(); }")
+    # the same elements, not new ones like them
+    assert page.eval_on_selector("#outcomes button[data-move='heads']", "b => b.seen === true")
+    assert page.eval_on_selector("#moves tbody tr[data-move='tails']", "r => r.seen === true")
+    box = page.locator("#outcomes button[data-move='heads']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => render()")
+    page.mouse.up()
+    page.wait_for_function("() => document.querySelector('#goto-moves').value === 'flip heads'")
+    assert errors == []
+
+
 def test_kalah_is_played_by_clicking_its_pits(open_game):
     page, errors, _ = open_game("kalah")
     expected = cli_json("analyze", "kalah")

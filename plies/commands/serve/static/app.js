@@ -19,6 +19,7 @@ const page = {
   checkToken: 0,
   diagnostics: [],     // POST /api/check's, for the text in the editor
   edited: false,
+  drawn: null,         // the moves of the position last drawn (see redraw)
 };
 
 // ---- talking to the server ------------------------------------------------------------------
@@ -57,6 +58,47 @@ function svgElement(tag, attributes = {}, text) {
   }
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// Drawing again keeps the elements that stay. The position is drawn twice, when it arrives and
+// when its analysis does: replacing a button between a click's press and its release would lose
+// the click. Clicks on moves are handled by their container (see wire), so an element kept is
+// only brought up to date: its attributes and its text.
+function morph(live, built) {
+  if (live.nodeType !== built.nodeType || live.nodeName !== built.nodeName) {
+    live.replaceWith(built);
+    return;
+  }
+  if (live.nodeType !== Node.ELEMENT_NODE) {
+    if (live.nodeValue !== built.nodeValue) live.nodeValue = built.nodeValue;
+    return;
+  }
+  for (const {name} of [...live.attributes]) if (!built.hasAttribute(name)) live.removeAttribute(name);
+  for (const {name, value} of built.attributes) {
+    if (live.getAttribute(name) !== value) live.setAttribute(name, value);
+  }
+  redraw(live, [...built.childNodes]);
+}
+
+function redraw(parent, children, keyOf = null) {
+  // parent's children become `children`: matched by keyOf where given (a row stays its move's
+  // when the order changes), else by place, and only while the same position is shown
+  const samePosition = page.drawn === page.moves.join(" ");
+  const live = samePosition ? [...parent.childNodes] : [];
+  if (!samePosition) parent.textContent = "";
+  const byKey = new Map(keyOf ? live.map((node) => [keyOf(node), node]) : []);
+  const used = new Set();
+  children.forEach((child, k) => {
+    const match = keyOf ? byKey.get(keyOf(child)) : live[k];
+    if (match === undefined || used.has(match)) {
+      parent.insertBefore(child, parent.childNodes[k] || null);
+      return;
+    }
+    used.add(match);
+    if (parent.childNodes[k] !== match) parent.insertBefore(match, parent.childNodes[k] || null);
+    morph(match, child);
+  });
+  for (const node of live) if (!used.has(node)) node.remove();
 }
 
 // A player named after a colour (Connect Four's red and yellow, Othello's black and white)
@@ -168,6 +210,7 @@ function render() {
   renderChance();
   renderMoves();
   updateControls();
+  page.drawn = page.moves.join(" ");
 }
 
 function renderTurn() {
@@ -212,14 +255,17 @@ function renderLastMove() {
 
 function renderBoard() {
   const board = $("#board");
-  board.textContent = "";
   const position = page.position;
-  if (!position) return;
-  const judged = judgedMoves();
-  if (position.board.type === "tree") {
-    board.append(drawGameTree(position.board, position, judged));
+  if (!position) {
+    board.textContent = "";
     return;
   }
+  const judged = judgedMoves();
+  if (position.board.type === "tree") {
+    redraw(board, [drawGameTree(position.board, position, judged)]);
+    return;
+  }
+  const items = [];
   for (const item of position.board.items) {
     const wrap = element("div", {class: "item", "data-item": item.name});
     wrap.append(element("div", {class: "item-name"}, item.name));
@@ -232,8 +278,9 @@ function renderBoard() {
       counters.append(counter);
       wrap.append(counters);
     }
-    board.append(wrap);
+    items.push(wrap);
   }
+  redraw(board, items);
 }
 
 function outcomeOf(judged, move) {
@@ -268,7 +315,6 @@ function drawGrid(item, moves, judged) {
                                         "data-move": move, "data-col": c,
                                         title: moveTitle(judged, move)},
                              remotenessOf(judged, move) || "▼");
-      button.addEventListener("click", () => play(move));
       row.append(button);
     }
     wrap.append(row);
@@ -293,7 +339,6 @@ function drawGrid(item, moves, judged) {
         button.append(element("span", {class: `hint ${outcomeOf(judged, move)}`},
                               remotenessOf(judged, move)));
       }
-      if (move !== undefined) button.addEventListener("click", () => play(move));
       grid.append(button);
     }
   }
@@ -322,7 +367,6 @@ function drawCounters(item, moves, judged) {
                    element("span", {class: "value"}, value));
     if (move !== undefined) {
       counter.append(element("span", {class: `hint ${outcomeOf(judged, move)}`}, remotenessOf(judged, move) || " "));
-      counter.addEventListener("click", () => play(move));
     }
     counters.append(counter);
   });
@@ -334,13 +378,12 @@ function renderChance() {
   const chance = position && !position.terminal && position.to_move.role === "CHANCE";
   $("#chance").hidden = !chance;
   const outcomes = $("#outcomes");
-  outcomes.textContent = "";
-  if (!chance) return;
-  for (const m of position.moves) {
-    const button = element("button", {type: "button", "data-move": m.move}, `${m.move} (${m.probability})`);
-    button.addEventListener("click", () => play(m.move));
-    outcomes.append(button);
+  if (!chance) {
+    outcomes.textContent = "";
+    return;
   }
+  redraw(outcomes, position.moves.map((m) =>
+    element("button", {type: "button", "data-move": m.move}, `${m.move} (${m.probability})`)));
 }
 
 function fraction(text) {
@@ -360,7 +403,6 @@ function roll() {
 
 function renderMoves() {
   const body = $("#moves tbody");
-  body.textContent = "";
   const position = page.position;
   const found = page.analysis;
   const analysis = found && found.analysis;
@@ -373,13 +415,17 @@ function renderMoves() {
   if (analysis) note += (note ? "\n" : "") + `From ${found.source === "database" ? analysis.database : found.source}: ` +
     `${analysis.method}` + (analysis.positions !== null ? `, ${analysis.positions.toLocaleString("en")} positions` : "");
   $("#analysis-note").textContent = note;
-  if (!position) return;
+  if (!position) {
+    body.textContent = "";
+    return;
+  }
   const judged = judgedMoves();
   const chance = position.to_move && position.to_move.role === "CHANCE";
   $("#moves thead th:last-child").textContent = chance ? "probability" : "for the mover";
   // best first when the values are known (analyze's order), else the game's order
   const order = analysis ? analysis.moves.map((row) => row.move) : position.moves.map((m) => m.move);
   const unknown = found && !found.pending && !analysis ? "?" : "…";  // "…": still coming
+  const rows = [];
   for (const move of order) {
     const entry = judged.get(move);
     const row = entry ? entry.row : null;
@@ -390,9 +436,9 @@ function renderMoves() {
               element("td", {class: "remoteness"}, row ? (row.remoteness === null ? "-" : String(row.remoteness)) : unknown),
               element("td", {class: "outcome"}, chance ? (row ? row.probability : "")
                                                        : (entry && entry.judged ? entry.judged.outlook || outcome : "")));
-    tr.addEventListener("click", () => play(move));
-    body.append(tr);
+    rows.push(tr);
   }
+  redraw(body, rows, (tr) => tr.dataset.move);
 }
 
 function updateControls() {
@@ -514,7 +560,6 @@ function drawGameTree(tree, position, judged) {
     if (move) {
       const found = judged.get(move);
       if (found) g.append(svgElement("text", {class: "value", x: cx + 19, y: cy + 4}, valueText(found.row)));
-      g.addEventListener("click", () => play(move));
       g.append(svgElement("title", {}, moveTitle(judged, move)));
     }
     svg.append(g);
@@ -828,6 +873,14 @@ async function reloadSource() {
 // ---- wiring ---------------------------------------------------------------------------------
 
 function wire() {
+  // a move is played by clicking anything that names it: a cell, a pit, a row, an outcome, a
+  // node of a game tree (their containers listen, so that a redrawn element needs no listener)
+  for (const container of [$("#board"), $("#outcomes"), $("#moves tbody")]) {
+    container.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-move]");
+      if (target && container.contains(target) && !target.disabled) play(target.dataset.move);
+    });
+  }
   $("#undo").addEventListener("click", () => {
     if (!page.moves.length) return;
     go(page.moves.slice(0, -1), {redo: page.redo.concat([page.moves[page.moves.length - 1]])});
