@@ -380,6 +380,7 @@ def _result_json(model, solved, moves, depth: int | None = None) -> dict:
         "depth": result.depth,
         "nodes": result.nodes,
         "threads": result.threads,
+        "left_out": getattr(result, "left_out", 0),
         "seconds": round(result.seconds, 6),
         "stats": stats,
     }
@@ -469,6 +470,22 @@ def _algorithm_run(model, solved, asked: str, use_table: bool) -> str:
     return f"{name}, no table" + (" (auto keeps one)" if ran == "alphabeta" else "")
 
 
+def _symmetry_lines(model, result, moves, asked: str) -> list[str]:
+    """SYMMETRY (solvers/symmetry.py): a search that leaves moves out on purpose says so."""
+    from plies.solvers.symmetry import SYMMETRY_PLIES
+    left_out = getattr(result, "left_out", 0)
+    facts = getattr(model, "facts", None)
+    if not getattr(model, "symmetries", ()) or facts is None or (asked != "auto" and not left_out):
+        return []
+    here = ""
+    if left_out:
+        total = len(model.actions(model.play_all(moves)))
+        here = f" ({left_out} of the {total} moves here)"
+    return [f"symmetry   {', '.join(facts.symmetry_names)}: a move whose position is an image of "
+            f"an earlier move's is not searched, in the positions up to {SYMMETRY_PLIES - 1} "
+            f"moves on that are their own images{here}"]
+
+
 def _result_text(model, solved, moves, depth: int | None = None, asked: str = "auto",
                  use_table: bool = True) -> str:
     from plies.commands.analysis import remoteness_line, shown_value, strong_status
@@ -514,6 +531,7 @@ def _result_text(model, solved, moves, depth: int | None = None, asked: str = "a
     lines.append(f"algorithm  {_algorithm_run(model, solved, asked, use_table)}"
                  + (f", {threads} threads (their nodes: other counts than one thread's)"
                     if threads > 1 else ""))
+    lines.extend(_symmetry_lines(model, result, moves, asked))
     lines.append("")
     rate = f"  ({result.nodes / result.seconds:,.0f} nodes/s)" if result.seconds > 0 else ""
     rows = [("nodes", f"{result.nodes:,}"), ("leaves", f"{result.leaves:,}"),
@@ -950,6 +968,7 @@ _FEATURES = {  # by the name of the node class (ast.py) that shows the feature
     "Again": "extra moves (again)", "ListedChance": "chance events",
     "UniformChance": "uniform chance events", "Evaluate": "a heuristic (evaluate)",
     "Tier": "a declared tier (tier)", "Prefer": "a move order (prefer)",
+    "Symmetry": "symmetries (symmetry)",
     "Render": "custom rendering", "Bounds": "declared utility bounds",
     "WhileStmt": "while loops", "BreakStmt": "break", "ContinueStmt": "continue",
     "Setup": "a set-up position (setup)", "Endless": "a value for endless play (endless)",

@@ -22,6 +22,10 @@
      Each entry keeps a lower and an upper bound and the best column; a newer entry replaces
      an older one.
    - Null-window searches: is the first player's value above 0? then above -1 or below 1.
+   - Symmetry: a position that is its own mirror image (the empty board, discs in the middle
+     column only) has mirror moves of equal worth; in such a position of fewer than
+     SYMMETRY_PLIES discs the moves right of the middle are not searched. plies does the same
+     from games/connect4.game's `symmetry mirror` (plies/solvers/symmetry.py).
 
    Build: cc -O3 -shared -fPIC connect4.c -o connect4.so (c4_solve through ctypes) or
    cc -O3 -DC4_MAIN connect4.c -o connect4 (./connect4 WIDTH HEIGHT prints value, nodes,
@@ -69,6 +73,15 @@ static uint64_t winning_cells(uint64_t mine, uint64_t mask)
 
 static inline uint64_t playable(uint64_t mask) { return (mask + bottom) & board; }
 
+enum { SYMMETRY_PLIES = 16 };
+
+static uint64_t mirror(uint64_t x)  /* the position turned left to right */
+{
+    uint64_t m = 0, column = ((uint64_t)1 << (H + 1)) - 1;
+    for (int c = 0; c < W; c++) m |= ((x >> (c * (H + 1))) & column) << ((W - 1 - c) * (H + 1));
+    return m;
+}
+
 static inline int count_bits(uint64_t x) { return __builtin_popcountll(x); }
 
 static int is_prime(uint64_t n)
@@ -107,6 +120,10 @@ static int negamax(uint64_t mine, uint64_t mask, int moves, int alpha, int beta)
     }
     if (alpha < -1) alpha = -1;
     if (beta > 1) beta = 1;
+    if (moves < SYMMETRY_PLIES && mirror(mask) == mask && mirror(mine) == mine) {
+        for (int c = (W + 1) / 2; c < W; c++) open &= ~columns[c];  /* the mirror moves */
+        if (best != 255 && best >= (W + 1) / 2) best = W - 1 - best;
+    }
 
     /* the moves, best first: the table's move, then by the threats each one makes */
     uint64_t move[16];

@@ -13,6 +13,8 @@ each problem once, at its game-file line, with the shortest move sequence known 
   say what endless play is worth (at the move that comes back to the position);
 - ``tier`` (error): a move that lowers the tier the game declares (``tier EXPR``), which no
   move may lower (at the declaration);
+- ``symmetry`` (error): a position where a declared symmetry does not hold: its image has
+  another player to move, another end or value, or other moves (at the declaration);
 - ``no-effect`` (warning): a move that changes nothing but the turn, where it is not the only legal move;
 - ``never-legal`` (warning): a move legal in none of the positions explored.
 
@@ -40,6 +42,7 @@ from plies.frontend.span import Span
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.policy import tarjan_components
 from plies.solvers.protocol import CHANCE
+from plies.frontend.symmetries import apply
 
 DEFAULT_MAX_STATES = 100_000
 """Distinct positions kept by default (``--max-states``)."""
@@ -250,6 +253,7 @@ class _Explorer:
         self.start = None  # the position the walk starts from: the game's start unless set
         self.wanted = None  # a test of findings: the walk stops at the first it accepts
         self.tier = getattr(model, "tier", None)  # the declared tier: no move may lower it
+        self.symmetries = self.checked.symmetries  # declared: each must hold everywhere
         # The game's declarations, looked at only when a walk starts (plies validate without
         # --explore does not import the syntax tree): each move kind's, where its name stands,
         # and the `bounds` declared.
@@ -287,10 +291,14 @@ class _Explorer:
                 path = functools.partial(self.path, i)
                 ended = self.judge(state, path)
                 self.is_end.append(ended is True)
+                if ended is True and self.symmetries:
+                    self.check_symmetries(state, True, [], path)
                 if ended is False:
                     pairs = self.children(state, path)
                     if self.tier is not None:
                         self.check_tier(state, pairs, path)
+                    if self.symmetries:
+                        self.check_symmetries(state, False, pairs, path)
                     for move, child in pairs:
                         target = self.index.get(child)
                         if target is None:
@@ -494,6 +502,67 @@ class _Explorer:
             raise
         except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
             self.runtime(error, path())
+
+    def check_symmetries(self, state, ended: bool, pairs, path) -> None:
+        """Report a declared symmetry that does not hold at ``state``: its image must have the
+        same player to move, the same end and value (and estimate), and as the positions after
+        its moves (or outcomes, with their probabilities) the images of ``state``'s."""
+        for info in self.symmetries:
+            image = apply(info.permutation, state)
+            try:
+                problem = self.symmetry_problem(state, image, ended, pairs, info.permutation)
+            except SearchStopped:
+                raise
+            except Exception as error:  # noqa: BLE001 - the rules fail on the image
+                mapped = self.model.runtime_error(error)
+                if mapped is None:
+                    raise
+                problem = f"the rules fail on its image ({mapped.diagnostic.message})"
+            if problem is not None:
+                span = info.decl.span
+                self.report(("symmetry", info.decl.name), span, "error", "symmetry",
+                            f"symmetry '{info.decl.name}' does not hold in this position: "
+                            f"{problem}",
+                            "the image of a position must be the same game: the same player "
+                            "to move and value, its moves leading to the images of the "
+                            "position's; map every variable whose cells move with the others "
+                            "(Connect Four's heights with its board), or remove the symmetry",
+                            path())
+
+    def symmetry_problem(self, state, image, ended: bool, pairs, permutation) -> str | None:
+        """What differs between ``state`` and its ``image``, or None."""
+        model = self.model
+        if model.is_terminal(image) != ended:
+            return "the game is over in it and not in its image" if ended else \
+                "the game is over in its image and not in it"
+        if ended:
+            mine, theirs = model.utility(state), model.utility(image)
+            if mine != theirs:
+                return f"it is worth {value_text(mine)} and its image {value_text(theirs)}"
+            return None
+        if model.to_move(image) != model.to_move(state):
+            return "another player is to move in its image"
+        if model.has_evaluation and model.evaluate(image) != model.evaluate(state):
+            return (f"its estimate (evaluate) is {value_text(model.evaluate(state))} and its "
+                    f"image's {value_text(model.evaluate(image))}")
+        if model.to_move(state) == CHANCE:
+            mine = sorted((p, apply(permutation, model.result(state, o)))
+                          for o, p in model.chance_outcomes(state))
+            theirs = sorted((p, model.result(image, o)) for o, p in model.chance_outcomes(image))
+        else:
+            mine = sorted(apply(permutation, child) for _, child in pairs)
+            theirs = sorted(model.result(image, m) for m in model.actions(image))
+        if len(mine) != len(theirs):
+            return f"it has {len(mine)} moves and its image {len(theirs)}"
+        if mine != theirs:
+            missing = next(child for child in mine if child not in theirs)
+            if model.to_move(state) != CHANCE:
+                move = next(m for m, child in pairs if apply(permutation, child) == missing)
+                return (f"the image of the position after {move} is not a position after a "
+                        f"move of its image")
+            return "its outcomes lead to other positions (or with other probabilities) than " \
+                   "the images of its own"
+        return None
 
     # -- findings --
 

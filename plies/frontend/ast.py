@@ -552,6 +552,26 @@ class Tier(Node):
 
 
 @node_class
+class CellMap(Node):
+    """``board[r, c] -> board[c, r]``: the value of each cell of a variable, and where it goes
+    (the names bound on the left, the cell they make on the right)."""
+
+    source: str
+    indices: tuple[str, ...]
+    target: str
+    image: tuple[Expr, ...]
+
+
+@node_class
+class Symmetry(Node):
+    """``symmetry NAME: map, map``: a rearrangement of the state under which the game is the
+    same (the same player to move, the same moves up to the rearrangement, the same value)."""
+
+    name: str
+    maps: tuple[CellMap, ...]
+
+
+@node_class
 class Render(Node):
     """``render a, b``: what ``plies play`` shows of a state."""
 
@@ -732,7 +752,8 @@ class GameTest(Node):
 
 Item = (
     Players | ConstDef | State | HelperDef | Move | ListedChance | UniformChance | Terminal
-    | Utility | Bounds | Evaluate | Prefer | Tier | Render | Setup | Endless | Tree | GameTest
+    | Utility | Bounds | Evaluate | Prefer | Tier | Symmetry | Render | Setup | Endless | Tree
+    | GameTest
 )
 
 

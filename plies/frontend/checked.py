@@ -131,6 +131,10 @@ class CheckedGame:
     tests: list = field(default_factory=list)  # the `test` blocks, as rule_tests.RuleTest
     tier: ast.Tier | None = None  # the declared tier (solvers.tiers), if any
     prefer: ast.Prefer | None = None  # the declared move order (search.py), if any
+    symmetries: list = field(default_factory=list)  # declared, as symmetries.SymmetryInfo
+    symmetry_group: tuple[tuple[int, ...], ...] = ()
+    """Every rearrangement the symmetries make, as permutations of the state's slots
+    (``image[j] = state[p[j]]``), the identity left out."""
 
     @property
     def has_chance(self) -> bool:

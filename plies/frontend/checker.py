@@ -27,6 +27,7 @@ from plies.frontend.expressions import ExpressionChecks
 from plies.frontend.limits import MAX_CONSTANT, MAX_DIAGNOSTICS, MAX_STATE_VALUES
 from plies.frontend.rule_tests import RuleTestChecks
 from plies.frontend.statements import StatementChecks
+from plies.frontend.symmetries import SymmetryChecks
 from plies.frontend.vocabulary import BUILTINS, DOMAIN_FUNCTIONS, EXPRESSION_KEYWORDS
 
 
@@ -52,7 +53,8 @@ def check(program: ast.Start, params: dict[str, object] | None = None, *,
     return game
 
 
-class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks):
+class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks,
+              SymmetryChecks):
     """Walks the AST once per concern; collects diagnostics instead of stopping at the first."""
 
     def __init__(self, program: ast.Start, params: dict[str, object], filename: str, source: str):
@@ -194,6 +196,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         if render:
             for item in render.items:
                 self.infer(item, {})
+        symmetries, symmetry_group = self.check_symmetries(by_type.get(ast.Symmetry, []), offset) \
+            if ast.Symmetry in by_type else ([], ())
         bounds = self.check_bounds(bounds_decl) if bounds_decl else \
             self.inferred_bounds(utility, tree)
         if bounds_decl is not None and bounds is not None and utility is not None:
@@ -208,7 +212,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
             terminal=terminal, utility=utility, bounds=bounds, evaluate=evaluate, render=render,
             setup=setup, endless=endless, tree=tree, types=self.types, names=self.names, domains=self.domains,
             intervals=self.intervals, diagnostics=self.diagnostics, tests=tests, tier=tier,
-            prefer=prefer)
+            prefer=prefer, symmetries=symmetries, symmetry_group=symmetry_group)
 
     def single(self, by_type, cls):
         found = by_type.get(cls, [])
@@ -603,7 +607,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks)
         for extra in decls[1:]:
             self.error(extra, "a game has one tree", code="duplicate")
         for cls in (ast.Move, ast.ListedChance, ast.UniformChance, ast.Terminal, ast.Utility,
-                    ast.State, ast.Prefer):
+                    ast.State, ast.Prefer, ast.Symmetry):
             for item in by_type.get(cls, []):
                 self.error(item, f"a tree game is written out in its tree; it has no "
                                  f"`{_keyword(cls)}`", code="tree")
@@ -709,5 +713,5 @@ def _flatten(value):
 def _keyword(cls) -> str:
     return {ast.Move: "move", ast.ListedChance: "chance", ast.UniformChance: "chance",
             ast.Terminal: "terminal", ast.Utility: "utility", ast.State: "state",
-            ast.Prefer: "prefer"}[cls]
+            ast.Prefer: "prefer", ast.Symmetry: "symmetry"}[cls]
 

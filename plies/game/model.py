@@ -66,6 +66,7 @@ class GameModel:
         self.evaluate = namespace["evaluate"]
         self.tier = namespace.get("tier")  # the declared tier, or None
         self.prefer = namespace.get("prefer")  # the declared move order, or None
+        self.symmetries = facts.symmetries  # the declared symmetries' rearrangements, or ()
         self.render_items = namespace["RENDER"]  # one function per item of `render`
 
     @property

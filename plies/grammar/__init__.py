@@ -14,8 +14,8 @@ from lark import Lark
 from plies.cache import cache_directory, trusted
 
 DECLARATIONS = ("players", "const", "state", "def", "move", "chance", "terminal", "utility",
-                "bounds", "evaluate", "prefer", "tier", "render", "setup", "endless", "tree",
-                "test")
+                "bounds", "evaluate", "prefer", "tier", "symmetry", "render", "setup", "endless",
+                "tree", "test")
 """The keywords that begin a declaration at the top level of a game file."""
 
 

@@ -730,3 +730,6 @@ class Game:
     """Where the game's parts are written: terminal, utility, evaluate, setup, tier, prefer."""
     tier: Expr | None = None  # the declared tier, if any
     prefer: Expr | None = None  # the declared move order (a whole number of a state), if any
+    symmetries: tuple[tuple[int, ...], ...] = ()
+    """The rearrangements the game's symmetries make, as permutations of the slots
+    (``image[j] = state[p[j]]``), the identity left out (frontend/symmetries.py)."""

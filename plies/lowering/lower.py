@@ -150,7 +150,7 @@ class Lowering(ExpressionLowering, StatementLowering):
         return ir.Game(g.name, tuple(slots), bool(g.chances), roles, setup, moves, chances,
                        end, evaluate, bounds, self.checks, self.neighbours, max(count, 1),
                        list(self.functions), terminal, utility, render, self.whole, spans,
-                       tier, prefer)
+                       tier, prefer, g.symmetry_group)
 
     def check(self, kind: str, node: ast.Node | None, what: str = "") -> int:
         """The number of a run-time check at ``node`` (None: the innermost node being lowered,

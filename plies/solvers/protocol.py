@@ -36,6 +36,11 @@ class Game(Protocol):
     Optional: ``prefer(state)``, a whole number of a state from MAX's point of view, by which
     ``auto`` orders the children it searches (``search.py``); a game without it (or with
     ``prefer = None``) is searched in its declared order.
+
+    Optional: ``symmetries``, rearrangements of a state that make the same game (the same
+    player to move, value and moves up to the rearrangement), each a tuple ``p`` of positions
+    in the state tuple: the image of ``s`` is ``tuple(s[i] for i in p)``. ``auto`` searches one
+    of the root's children that are images of each other (``symmetry.distinct_children``).
     """
 
     name: str

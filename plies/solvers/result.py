@@ -75,6 +75,8 @@ class SearchResult:
         threads: Threads that searched together (the native search's ``--threads``, once the
             search was large enough for them to join); with more than one, the counts are
             all threads' and differ from one thread's.
+        left_out: The root's moves not searched because their positions are images of an
+            earlier move's under the game's symmetries (``symmetry.py``).
     """
 
     value: Value | None
@@ -92,6 +94,7 @@ class SearchResult:
     stopped: str | None = None
     root_moves: tuple[int, int] | None = None
     threads: int = 1
+    left_out: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", exact(self.value))
@@ -135,6 +138,7 @@ class SearchResult:
             "algorithm": self.algorithm,
             "stopped": self.stopped,
             "root_moves": None if self.root_moves is None else list(self.root_moves),
+            "left_out": self.left_out,
         }
 
 
@@ -158,6 +162,7 @@ def search_result(
     algorithm: str,
     stopped: str | None = None,
     root_moves: tuple[int, int] | None = None,
+    left_out: int = 0,
 ) -> SearchResult:
     """Assemble a SearchResult from a search's value, principal variation and counters."""
     return SearchResult(
@@ -175,4 +180,5 @@ def search_result(
         algorithm=algorithm,
         stopped=stopped,
         root_moves=root_moves,
+        left_out=left_out,
     )

@@ -72,6 +72,7 @@ from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, bounds_of, exact, line_moves, search_result
 from .table import PROVED, TranspositionTable, extend_line
+from .symmetry import SYMMETRY_PLIES, fixing, image_of_earlier, repeated_children
 from .trace import loop_frame, root_moves_searched, root_partial, search_frame
 
 NESTED_CHANCE = 64
@@ -257,6 +258,8 @@ def search(
         table.prepare(root)
         entries, packed, capacity = table.entries, table.packed, table.capacity
         table_get = entries.get
+    symmetries = getattr(game, "symmetries", ())  # SYMMETRY: the game's rearrangements
+    repeats = repeated_children(game, root)  # the root's children left out, for the report
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
     stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states stored, their nodes, hits]
     untabled: set[int] = set()  # the plies searched without the table
@@ -352,12 +355,19 @@ def search(
         killer = killers.get(depth) if prefer is None else None  # prefer orders instead
         killed = None  # the killer's (position, move, child), when it is among the children
         table_first = 0  # 1 once the table's best move is first in line
+        fixed = fixing(symmetries, state) if symmetries and ply < SYMMETRY_PLIES else None
+        earlier = set() if fixed else None  # SYMMETRY: the children made so far
         index = -1
         for index, (move, child, utility) in enumerate(expand(state) if made is None else made):
             if nodes >= next_check:
                 next_check = limits.check(nodes)
             nodes += 1
             if utility is None:
+                if fixed:  # SYMMETRY: an image of an earlier child is worth the same
+                    repeated = image_of_earlier(child, fixed, earlier)
+                    earlier.add(child)
+                    if repeated:
+                        continue
                 if index == best:
                     searched.insert(0, (index, move, child))
                     table_first = 1
@@ -651,6 +661,7 @@ def search(
             algorithm=algorithm,
             stopped=stopped,
             root_moves=searched,
+            left_out=len(repeats),
         )
 
     # Iterative deepening: each iteration's table entries order the next one's moves.
@@ -687,6 +698,7 @@ def search(
         seconds=limits.seconds(),
         algorithm=algorithm,
         stopped=stopped,
+        left_out=len(repeats),
     )
 
 

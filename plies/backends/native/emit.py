@@ -25,6 +25,7 @@ from importlib import resources
 from plies.lowering import ir
 from plies.lowering.fold import cannot_fail
 from plies.solvers.search import NULL_WINDOW_SPAN, SMALL_FIRST, SMALL_SAVING, SMALL_WORK
+from plies.solvers.symmetry import SYMMETRY_PLIES
 from plies.lowering.ir import Unsupported
 
 MAX_DOMAIN_VALUES = 10_000
@@ -446,6 +447,14 @@ def _plane_grids(game: ir.Game) -> dict[tuple[int, int, int], PlaneGrid]:
     return grids
 
 
+def symmetry_table(game: ir.Game) -> str:
+    """The game's rearrangements of the slots, for SYMMETRY in search.c (none: nothing)."""
+    if not game.symmetries:
+        return ""
+    rows = ",\n    ".join("{" + ", ".join(map(str, p)) + "}" for p in game.symmetries)
+    return f"static const int32_t symmetry_of[SYMMETRIES][SLOTS] = {{\n    {rows}\n}};\n"
+
+
 def slot_interval(node: ir.Expr) -> tuple[int, int] | None:
     """The least and greatest slot an index expression can give, where its form shows it
     (constants, checked indices, + - *); None when it does not."""
@@ -565,6 +574,8 @@ class CEmitter:
             f"#define SMALL_SAVING_NUM {SMALL_SAVING.numerator}",
             f"#define SMALL_SAVING_DEN {SMALL_SAVING.denominator}",
             f"#define KEY_WORDS {self.key[-1][1][0] + 1}",
+            f"#define SYMMETRIES {len(game.symmetries)}",
+            f"#define SYMMETRY_PLIES {SYMMETRY_PLIES}",
             f"#define VALUE_BITS {value_bits(game)}",
             *self.entry_macros(),
         ]
@@ -573,8 +584,8 @@ class CEmitter:
         table = native.joinpath("table.c").read_text()
         search = native.joinpath("search.c").read_text()
         tiers = native.joinpath("tiers.c").read_text()
-        return "\n".join(head) + "\n" + runtime + "\n" + "\n".join(self.tables) + "\n" \
-            + body + "\n" + table + "\n" + search + "\n" + tiers
+        return "\n".join(head) + "\n" + runtime + "\n" + symmetry_table(game) \
+            + "\n".join(self.tables) + "\n" + body + "\n" + table + "\n" + search + "\n" + tiers
 
     def entry_macros(self) -> list[str]:
         """The table entry's layout (``entry_layout``) for table.c."""

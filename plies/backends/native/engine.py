@@ -30,6 +30,7 @@ from plies.solvers.perft import PerftResult
 from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
 from plies.solvers.search import value_scale
+from plies.solvers.symmetry import repeated_children
 
 ALGORITHMS = {"auto": 0, "minimax": 1, "expectiminimax": 2}
 """The algorithms the native back end runs, by the number the C knows them by."""
@@ -184,6 +185,7 @@ class NativeGame:
             algorithm=self.algorithm_name(algorithm),
             stopped=STOPS.get(kind),
             threads=out[18],
+            left_out=len(repeated_children(model, state)),  # SYMMETRY, for the report
         )
 
     def algorithm_name(self, algorithm: str) -> str:

@@ -320,6 +320,35 @@ static inline void count_stored(int ply, int64_t work)
                   && hit * total * SMALL_SAVING_DEN < SMALL_SAVING_NUM * (hit + first) * first;
 }
 
+#if SYMMETRIES
+/* SYMMETRY, as plies/solvers/symmetry.py: near the root (ply < SYMMETRY_PLIES), the game's
+   rearrangements that leave the state as it is; a child that one of them makes of an earlier
+   child is worth the same as that one, and is left out */
+static int fixing_symmetries(const state_t *s, int *fixing)
+{
+    int n = 0;
+    for (int g = 0; g < SYMMETRIES; g++) {
+        const int32_t *image = symmetry_of[g];
+        int j = 0;
+        while (j < SLOTS && s->s[image[j]] == s->s[j]) j++;
+        if (j == SLOTS) fixing[n++] = g;
+    }
+    return n;
+}
+
+static int image_of_earlier(const child_t *buf, int i, const int *fixing, int fixed)
+{
+    slot_t made[SLOTS];
+    for (int f = 0; f < fixed; f++) {
+        const int32_t *image = symmetry_of[fixing[f]];
+        for (int j = 0; j < SLOTS; j++) made[j] = buf[i].st.s[image[j]];
+        for (int k = 0; k < i; k++)
+            if (!buf[k].terminal && memcmp(made, buf[k].st.s, sizeof made) == 0) return 1;
+    }
+    return 0;
+}
+#endif
+
 /* above: the player who moved to this state (1: MAX, -1: MIN, 0: none, at the root and below
    a chance event) */
 static value_t value(const state_t *s, const struct lookup *at, value_t alpha, value_t beta,
@@ -404,9 +433,15 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
        killer, before or after that order, Connect Four 6x4 and 5x5 made 1.3 to 3.8 times the
        nodes) */
     int count = 0, table_first = 0, killed = -1;
+#if SYMMETRIES
+    int fixing[SYMMETRIES], fixed = ply < SYMMETRY_PLIES ? fixing_symmetries(s, fixing) : 0;
+#endif
     for (int i = 0; i < x.n; i++) {
         child_t *c = &p->buf[i];
         if (c->terminal) continue;
+#if SYMMETRIES
+        if (fixed && image_of_earlier(p->buf, i, fixing, fixed)) continue;
+#endif
         if (i == best) {
             memmove(p->order + 1, p->order, sizeof(int32_t) * count);
             p->order[0] = i; count++; table_first = 1;

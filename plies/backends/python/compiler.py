@@ -55,7 +55,9 @@ def facts_of(game: CheckedGame) -> GameFacts:
         name=game.name, filename=game.filename, params=dict(game.params),
         players=tuple(game.players), symbols=dict(game.symbols), has_chance=game.has_chance,
         has_evaluation=game.evaluate is not None, bounds=game.bounds, endless=game.endless,
-        node_names=None if game.tree is None else tuple(node.name for node in game.tree))
+        node_names=None if game.tree is None else tuple(node.name for node in game.tree),
+        symmetries=game.symmetry_group,
+        symmetry_names=tuple(info.decl.name for info in game.symmetries))
 
 
 def write_header(w: CodeWriter, game: CheckedGame) -> None:

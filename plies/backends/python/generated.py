@@ -31,6 +31,10 @@ class GameFacts:
     bounds: tuple[Fraction, Fraction] | None
     endless: Fraction | int | None
     node_names: tuple[str | None, ...] | None  # a tree game's node names, by node number
+    symmetries: tuple[tuple[int, ...], ...] = ()
+    """The rearrangements of the state the game's symmetries make (``image[j] = state[p[j]]``),
+    the identity left out; see frontend/symmetries.py."""
+    symmetry_names: tuple[str, ...] = ()  # the declared symmetries' names
 
 
 @dataclass

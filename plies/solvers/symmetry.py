@@ -1,0 +1,58 @@
+"""SYMMETRY: children of a position that are images of each other are searched once.
+
+A game may declare symmetries (``Game.symmetries``): rearrangements of a state, each a tuple
+of positions in the state tuple, under which the game is the same. A rearrangement that leaves
+a position as it is maps the position's children onto each other, and a child and its image
+are worth the same: the search needs only the first of them. So ``auto`` (``search.py``; the
+native search, ``search.c``, does the same) leaves out, in a position less than
+``SYMMETRY_PLIES`` moves from the root, every child that such a rearrangement makes of an
+earlier child. Connect Four's empty board and the positions with discs in the middle column
+only are their own mirror images (of the first seven drops, three are left out); Othello's
+start is its own image under four of the square's eight symmetries (three of the four first
+moves are left out). Deeper, a position is seldom its own image, and asking costs every node.
+"""
+
+from __future__ import annotations
+
+from .protocol import CHANCE, Game, State
+
+SYMMETRY_PLIES = 16
+"""Positions this many moves or more from the root are not asked whether they are their own
+images (both back ends)."""
+
+
+def image(permutation: tuple[int, ...], state: State) -> State:
+    """The image of ``state`` under ``permutation``: ``image[j] = state[permutation[j]]``."""
+    return tuple(state[i] for i in permutation)
+
+
+def fixing(symmetries, state: State) -> list[tuple[int, ...]]:
+    """The rearrangements that leave ``state`` as it is."""
+    return [p for p in symmetries if image(p, state) == state]
+
+
+def image_of_earlier(child: State, fixed, earlier: set) -> bool:
+    """True when one of the rearrangements ``fixed`` makes ``child`` of a state in
+    ``earlier`` (the earlier children searched or left out)."""
+    return any(image(p, child) in earlier for p in fixed)
+
+
+def repeated_children(game: Game, state: State) -> frozenset[int]:
+    """The places, in the order of ``game.actions(state)``, of the children of ``state`` that
+    the search leaves out as images of earlier ones (what ``left_out`` reports of the root)."""
+    symmetries = getattr(game, "symmetries", ())
+    if not symmetries or game.is_terminal(state) or game.to_move(state) == CHANCE:
+        return frozenset()
+    fixed = fixing(symmetries, state)
+    if not fixed:
+        return frozenset()
+    earlier: set = set()
+    repeated = []
+    for index, move in enumerate(game.actions(state)):
+        child = game.result(state, move)
+        if game.is_terminal(child):
+            continue
+        if image_of_earlier(child, fixed, earlier):
+            repeated.append(index)
+        earlier.add(child)
+    return frozenset(repeated)

@@ -1,0 +1,70 @@
+"""SYMMETRY natively: the native search leaves out the same children as the Python search
+(plies/solvers/symmetry.py), so both count the same nodes, from the start and from random
+positions, and give the values of the game searched without its symmetries."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import plies
+from plies.game.loader import load_source
+
+SQUARE = """
+symmetry turn: board[r, c] -> board[c, 2 - r]
+symmetry flip: board[r, c] -> board[c, r]
+"""
+
+
+def counts(result) -> tuple:
+    return result.value, str(result.best_move), result.nodes, result.leaves, result.cutoffs, \
+        result.table_hits, result.left_out
+
+
+def without_symmetry(model, params):
+    text = "".join(line for line in model.checked.source.splitlines(True)
+                   if not line.startswith("symmetry "))
+    return load_source(text, f"{model.name}.game", **params)
+
+
+def games():
+    yield plies.load("connect4", width=5, height=4), dict(width=5, height=4)
+    yield plies.load("connect4", width=4, height=5), dict(width=4, height=5)
+    yield plies.load("othello", size=4), dict(size=4)
+    ttt = plies.load("tictactoe")
+    yield load_source(ttt.checked.source + SQUARE, "tictactoe.game"), {}
+
+
+@pytest.mark.parametrize(("model", "params"), list(games()),
+                         ids=["connect4-5x4", "connect4-4x5", "othello-4", "tictactoe-square"])
+def test_both_back_ends_leave_out_the_same_children(native, model, params):
+    assert model.symmetries
+    compiled, plain = native(model), without_symmetry(model, params)
+    chooser = random.Random(5)
+    states = [model.initial_state()]
+    for _ in range(6):
+        state = model.initial_state()
+        for _ in range(chooser.randint(1, 5)):
+            if model.is_terminal(state):
+                break
+            state = model.result(state, chooser.choice(list(model.actions(state))))
+        if not model.is_terminal(state):
+            states.append(state)
+    for state in states:
+        for table in (True, False):
+            found = compiled.solve("auto", state=state, use_table=table)
+            assert counts(found) == counts(model.solve("auto", state=state, use_table=table))
+        assert found.value == plain.solve("auto", state=state).value
+    start = compiled.solve("auto")
+    assert start.left_out > 0
+    assert start.nodes < native(plain).solve("auto").nodes
+
+
+def test_threads_give_one_threads_value_with_symmetry(native, monkeypatch):
+    from plies.backends.native import engine
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first check
+    compiled = native(plies.load("connect4", width=5, height=4))
+    for threads in (2, 3):
+        result = compiled.solve("auto", threads=threads)
+        assert (result.value, result.proved, result.threads) == (0, True, threads)
