@@ -196,8 +196,8 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks,
         if render:
             for item in render.items:
                 self.infer(item, {})
-        symmetries, symmetry_group = self.check_symmetries(by_type.get(ast.Symmetry, []), offset) \
-            if ast.Symmetry in by_type else ([], ())
+        symmetries, symmetry_group = ([], ()) if tree_decls or ast.Symmetry not in by_type \
+            else self.check_symmetries(by_type[ast.Symmetry], offset)  # a tree's: refused above
         bounds = self.check_bounds(bounds_decl) if bounds_decl else \
             self.inferred_bounds(utility, tree)
         if bounds_decl is not None and bounds is not None and utility is not None:

@@ -228,3 +228,9 @@ def test_solve_says_what_it_left_out():
 def test_info_lists_symmetries_among_the_features():
     shown = runner.invoke(app, ["info", "connect4", "--json"])
     assert "symmetries (symmetry)" in json.loads(shown.output)["features"]
+
+
+def test_a_tree_game_has_no_symmetry():
+    found = validate_source("game t\ntree max { 1 2 }\nsymmetry m: b[i] -> b[i]\n", "t.game")
+    assert [(d.code, d.message) for d in found] == [
+        ("tree", "a tree game is written out in its tree; it has no `symmetry`")]
