@@ -23,8 +23,10 @@ from plies.frontend import ast
 from plies.frontend import types as T
 from plies.frontend.constants import NotConstant
 
-MAX_SYMMETRIES = 1000
-"""Most rearrangements the declared symmetries may generate together (the square has 8)."""
+MAX_SYMMETRY_VALUES = 200_000
+"""Most values the rearrangements the declared symmetries make may hold together, each one a
+whole state (the square's eight of Othello 6x6: 8 x 37): they are kept while a game is solved,
+and written into its C."""
 
 
 @dataclass
@@ -47,23 +49,28 @@ def apply(permutation: tuple[int, ...], state: tuple) -> tuple:
 
 def close_group(generators: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...] | None:
     """Every composition of the generators, the identity left out, in the order found (the
-    generators first); None when there are more than ``MAX_SYMMETRIES``."""
+    generators first); None when they hold more than ``MAX_SYMMETRY_VALUES`` values."""
     if not generators:
         return ()
     identity = tuple(range(len(generators[0])))
-    found = {identity: None}
-    order = []
-    pending = list(generators)
-    while pending:
-        element = pending.pop(0)
-        if element in found:
-            continue
-        found[element] = None
-        order.append(element)
-        if len(order) > MAX_SYMMETRIES:
+    most = max(1, MAX_SYMMETRY_VALUES // len(identity))
+    found = {identity}
+    order: list[tuple[int, ...]] = []
+    for element in generators:
+        if element not in found:
+            found.add(element)
+            order.append(element)
+    k = 0
+    while k < len(order):
+        if len(order) > most:
             return None
-        pending.extend(compose(element, g) for g in generators)
-    return tuple(order)
+        for g in generators:
+            made = compose(order[k], g)
+            if made not in found:
+                found.add(made)
+                order.append(made)
+        k += 1
+    return tuple(order) if len(order) <= most else None
 
 
 class SymmetryChecks:
@@ -85,8 +92,9 @@ class SymmetryChecks:
                 infos.append(SymmetryInfo(decl, permutation))
         group = close_group([info.permutation for info in infos])
         if group is None:
-            self.error(decls[0], f"these symmetries make more than {MAX_SYMMETRIES} "
-                                 f"rearrangements together", code="symmetry")
+            self.error(decls[0], f"these symmetries make too many rearrangements together: "
+                                 f"at most {MAX_SYMMETRY_VALUES // state_size:,} of a state of "
+                                 f"{state_size:,} values", code="symmetry")
             return infos, ()
         return infos, group
 
@@ -151,9 +159,10 @@ class SymmetryChecks:
                 image = tuple(self.const_value(expr, env) for expr in cell_map.image)
             except NotConstant:
                 if not self.poisoned:
-                    self.error(cell_map, "where a cell goes is computed from its indices and "
-                                         "the parameters only, not from the state",
-                               code="symmetry")
+                    self.error(cell_map, f"where {name}[{', '.join(map(str, cell))}] goes "
+                                         f"cannot be computed before the game starts: it "
+                                         f"depends only on the cell's indices and the "
+                                         f"parameters", code="symmetry")
                 return False
             if any(type(v) is not int or not 0 <= v < size for v, size in zip(image, shape)):
                 self.error(cell_map, f"{name}[{', '.join(map(str, cell))}] would go to "

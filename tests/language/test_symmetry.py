@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from plies.cli import app
 from plies.commands.explore import explore
 from plies.commands.formatter import format_source
-from plies.frontend.symmetries import MAX_SYMMETRIES, close_group
+from plies.frontend.symmetries import MAX_SYMMETRY_VALUES, close_group
 from plies.game.loader import load, load_source, validate_source
 from plies.solvers.symmetry import repeated_children
 
@@ -95,8 +95,18 @@ def test_the_group_is_closed_and_bounded():
     shift = tuple(range(1, 12)) + (0,)  # a 12-cycle: eleven rearrangements besides itself
     assert len(close_group([shift])) == 11
     assert close_group([]) == ()
-    many = tuple(range(1, MAX_SYMMETRIES + 2)) + (0,)
-    assert close_group([many]) is None
+    size = 1000  # a 1000-cycle of a state of 1000 values: 999 rearrangements, too many values
+    assert (size - 1) * size > MAX_SYMMETRY_VALUES
+    assert close_group([tuple(range(1, size)) + (0,)]) is None
+
+
+def test_too_many_rearrangements_is_an_error_not_a_hang():
+    # a shift along rows of 600 cells: 599 rearrangements of a state of 2,402 values
+    source = DROPS.replace("width = 4", "width = 600").replace(
+        "{symmetry}", "symmetry shift: board[r, c] -> board[r, (c + 1) mod width]")
+    assert messages(source) == [
+        ("symmetry", 15, 1, "these symmetries make too many rearrangements together: at most "
+                            "83 of a state of 2,402 values")]
 
 
 @pytest.mark.parametrize(("symmetry", "expected"), [
@@ -121,8 +131,10 @@ def test_the_group_is_closed_and_bounded():
     ("symmetry m: board[r, r] -> board[r, r]",
      ("symmetry", 15, 13, "each index of the cell mapped needs its own name")),
     ("symmetry m: board[r, c] -> board[r, heights[c] - 1]",
-     ("symmetry", 15, 13, "where a cell goes is computed from its indices and the parameters "
-                          "only, not from the state")),
+     ("symmetry", 15, 13, "where board[0, 0] goes cannot be computed before the game starts: "
+                          "it depends only on the cell's indices and the parameters")),
+    ("symmetry m: heights[c] -> heights[(c + 1) div (c - c)]",
+     ("value", 15, 35, "this divides by zero")),
     ("symmetry m: heights[c] -> heights[3 - c], heights[c] -> heights[c]",
      ("duplicate", 15, 43, "'heights' is mapped twice in symmetry 'm'")),
     (MIRROR + "\n" + MIRROR,
