@@ -39,8 +39,9 @@ class Game(Protocol):
 
     Optional: ``symmetries``, rearrangements of a state that make the same game (the same
     player to move, value and moves up to the rearrangement), each a tuple ``p`` of positions
-    in the state tuple: the image of ``s`` is ``tuple(s[i] for i in p)``. ``auto`` searches one
-    of the root's children that are images of each other (``symmetry.distinct_children``).
+    in the state tuple: the image of ``s`` is ``tuple(s[i] for i in p)``. In a position that
+    one of them leaves as it is, ``auto`` searches one of the children that it makes of each
+    other (``symmetry.py``).
     """
 
     name: str
