@@ -42,7 +42,7 @@ from plies.frontend.span import Span
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.policy import tarjan_components
 from plies.solvers.protocol import CHANCE
-from plies.frontend.symmetries import apply
+from plies.solvers.symmetry import image
 
 DEFAULT_MAX_STATES = 100_000
 """Distinct positions kept by default (``--max-states``)."""
@@ -508,9 +508,9 @@ class _Explorer:
         same player to move, the same end and value (and estimate), and as the positions after
         its moves (or outcomes, with their probabilities) the images of ``state``'s."""
         for info in self.symmetries:
-            image = apply(info.permutation, state)
+            image_state = image(info.permutation, state)
             try:
-                problem = self.symmetry_problem(state, image, ended, pairs, info.permutation)
+                problem = self.symmetry_problem(state, image_state, ended, pairs, info.permutation)
             except SearchStopped:
                 raise
             except Exception as error:  # noqa: BLE001 - the rules fail on the image
@@ -529,35 +529,35 @@ class _Explorer:
                             "(Connect Four's heights with its board), or remove the symmetry",
                             path())
 
-    def symmetry_problem(self, state, image, ended: bool, pairs, permutation) -> str | None:
-        """What differs between ``state`` and its ``image``, or None."""
+    def symmetry_problem(self, state, other, ended: bool, pairs, permutation) -> str | None:
+        """What differs between ``state`` and its image ``other``, or None."""
         model = self.model
-        if model.is_terminal(image) != ended:
+        if model.is_terminal(other) != ended:
             return "the game is over in it and not in its image" if ended else \
                 "the game is over in its image and not in it"
         if ended:
-            mine, theirs = model.utility(state), model.utility(image)
+            mine, theirs = model.utility(state), model.utility(other)
             if mine != theirs:
                 return f"it is worth {value_text(mine)} and its image {value_text(theirs)}"
             return None
-        if model.to_move(image) != model.to_move(state):
+        if model.to_move(other) != model.to_move(state):
             return "another player is to move in its image"
-        if model.has_evaluation and model.evaluate(image) != model.evaluate(state):
+        if model.has_evaluation and model.evaluate(other) != model.evaluate(state):
             return (f"its estimate (evaluate) is {value_text(model.evaluate(state))} and its "
-                    f"image's {value_text(model.evaluate(image))}")
+                    f"image's {value_text(model.evaluate(other))}")
         if model.to_move(state) == CHANCE:
-            mine = sorted((p, apply(permutation, model.result(state, o)))
+            mine = sorted((p, image(permutation, model.result(state, o)))
                           for o, p in model.chance_outcomes(state))
-            theirs = sorted((p, model.result(image, o)) for o, p in model.chance_outcomes(image))
+            theirs = sorted((p, model.result(other, o)) for o, p in model.chance_outcomes(other))
         else:
-            mine = sorted(apply(permutation, child) for _, child in pairs)
-            theirs = sorted(model.result(image, m) for m in model.actions(image))
+            mine = sorted(image(permutation, child) for _, child in pairs)
+            theirs = sorted(model.result(other, m) for m in model.actions(other))
         if len(mine) != len(theirs):
             return f"it has {len(mine)} moves and its image {len(theirs)}"
         if mine != theirs:
             missing = next(child for child in mine if child not in theirs)
             if model.to_move(state) != CHANCE:
-                move = next(m for m, child in pairs if apply(permutation, child) == missing)
+                move = next(m for m, child in pairs if image(permutation, child) == missing)
                 return (f"the image of the position after {move} is not a position after a "
                         f"move of its image")
             return "its outcomes lead to other positions (or with other probabilities) than " \

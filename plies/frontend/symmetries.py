@@ -42,11 +42,6 @@ def compose(first: tuple[int, ...], then: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(first[j] for j in then)
 
 
-def apply(permutation: tuple[int, ...], state: tuple) -> tuple:
-    """The image of ``state`` under ``permutation``."""
-    return tuple(state[i] for i in permutation)
-
-
 def close_group(generators: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...] | None:
     """Every composition of the generators, the identity left out, in the order found (the
     generators first); None when they hold more than ``MAX_SYMMETRY_VALUES`` values."""
