@@ -198,7 +198,7 @@ def random_positions(model, count: int, seed: int):
 
 
 @pytest.mark.parametrize(("name", "params"), [("connect4", dict(width=4, height=4)),
-                                              ("connect4", dict(width=5, height=4)),
+                                              ("connect4", dict(width=5, height=3)),
                                               ("othello", dict(size=4))])
 def test_the_search_gives_the_same_values_with_fewer_nodes(name, params):
     model = load(name, **params)
