@@ -17,6 +17,7 @@ Four's mirror is one).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from plies.frontend import ast
@@ -144,36 +145,35 @@ class SymmetryChecks:
                     permutation: list[int]) -> bool:
         """Writes where each cell goes into ``permutation``; False (and an error) when a cell
         goes outside the variable or two cells go to one."""
-        cells = [(i,) for i in range(shape[0])] if len(shape) == 1 else \
-            [(r, c) for r in range(shape[0]) for c in range(shape[1])]
-        source_of: dict[tuple[int, ...], tuple[int, ...]] = {}
         name = cell_map.source
-        for cell in cells:
+
+        def shown(cell) -> str:
+            return f"{name}[{', '.join(map(str, cell))}]"
+
+        def slot(cell) -> int:  # row-major, as the checker lays the cells out
+            return offset + (cell[0] * shape[1] + cell[1] if len(shape) == 2 else cell[0])
+
+        source_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for cell in itertools.product(*map(range, shape)):
             env = dict(zip(cell_map.indices, cell))
             try:
                 image = tuple(self.const_value(expr, env) for expr in cell_map.image)
             except NotConstant:
                 if not self.poisoned:
-                    self.error(cell_map, f"where {name}[{', '.join(map(str, cell))}] goes "
-                                         f"cannot be computed before the game starts: it "
-                                         f"depends only on the cell's indices and the "
-                                         f"parameters", code="symmetry")
+                    self.error(cell_map, f"where {shown(cell)} goes cannot be computed before "
+                                         f"the game starts: it depends only on the cell's "
+                                         f"indices and the parameters", code="symmetry")
                 return False
             if any(type(v) is not int or not 0 <= v < size for v, size in zip(image, shape)):
-                self.error(cell_map, f"{name}[{', '.join(map(str, cell))}] would go to "
-                                     f"{name}[{', '.join(map(str, image))}], outside "
+                self.error(cell_map, f"{shown(cell)} would go to {shown(image)}, outside "
                                      f"{name} ({' x '.join(map(str, shape))} with these "
                                      f"parameters)", code="symmetry")
                 return False
             if image in source_of:
-                self.error(cell_map, f"{name}[{', '.join(map(str, source_of[image]))}] and "
-                                     f"{name}[{', '.join(map(str, cell))}] would both go to "
-                                     f"{name}[{', '.join(map(str, image))}]: a symmetry moves "
-                                     f"every cell to a cell of its own", code="symmetry")
+                self.error(cell_map, f"{shown(source_of[image])} and {shown(cell)} would both "
+                                     f"go to {shown(image)}: a symmetry moves every cell to a "
+                                     f"cell of its own", code="symmetry")
                 return False
             source_of[image] = cell
-            width = shape[1] if len(shape) == 2 else 1
-            at = image[0] * width + (image[1] if len(shape) == 2 else 0)
-            came = cell[0] * width + (cell[1] if len(shape) == 2 else 0)
-            permutation[offset + at] = offset + came
+            permutation[slot(image)] = slot(cell)
         return True
