@@ -174,7 +174,8 @@ def test_a_looping_game_watched_stops_at_the_third_repetition(tmp_path):
 def test_undone_positions_do_not_count_as_repeated(tmp_path):
     path = tmp_path / "loop.game"
     path.write_text(LOOP)
-    result = play(str(path), "--as", "both", moves="up\nundo\nup\nundo\nup\nundo\nquit\n")
+    result = play(str(path), "--as", "both", "--think", "0.1",  # each move's review: 0.1 s
+                  moves="up\nundo\nup\nundo\nup\nundo\nquit\n")
     assert result.exit_code == 0
     assert "game stopped" not in result.stdout
 

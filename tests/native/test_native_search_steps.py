@@ -28,12 +28,15 @@ def test_a_child_tests_only_the_lines_through_the_cell_its_move_wrote():
 
 def test_a_move_that_hands_the_opponent_a_win_is_refused_as_in_python(native):
     """From 3 both moves leave B the last take: refused, 3 nodes (6 without the refusal); from
-    4 the child B cannot win at once is searched. Counts, lines and the table agree."""
+    4 the child B cannot win at once is searched. Counts, lines and the table agree. (One
+    build: each pile is a start state of the game with 9.)"""
+    model = load_source(TAKE, "take.game", n0=9)
+    compiled = native(model)
     for n0 in range(1, 10):
-        model = load_source(TAKE, "take.game", n0=n0)
+        state = (model.initial_state()[0], n0)
         for use_table in (True, False):
-            ours = native(model).solve("auto", use_table=use_table)
-            python = model.solve("auto", use_table=use_table)
+            ours = compiled.solve("auto", use_table=use_table, state=state)
+            python = model.solve("auto", use_table=use_table, state=state)
             assert (ours.value, ours.nodes, ours.leaves, ours.cutoffs, ours.table_size,
                     ours.principal_variation) == \
                 (python.value, python.nodes, python.leaves, python.cutoffs, python.table_size,
