@@ -2,13 +2,13 @@
 
 ``python -m benchmarks.connect4_native`` times ``--backend native`` on games/connect4.game (the
 same search as ``plies solve games/connect4.game --backend native``) against
-``baselines/connect4.c``, a hand-written bitboard solver compiled with ``cc -O3`` for each
-board, on 6x4 and 5x5 (and 6x5 with ``--slow``). Each run is a fresh process, the sides
-alternate (native, C, native, ...), and the ratio is the median over the turns of the native
-side's time over the C solver's in the same turn, as ``benchmarks.harness`` does; CPU time
-for one thread, the wall clock when ``--threads`` asks for more (CPU time then adds up the
-threads). Run it under the shared lock on a shared machine
-(``flock /tmp/plies/heavy.lock python -m benchmarks.connect4_native``).
+``baselines/connect4.c``, a hand-written bitboard solver compiled with ``cc -O3`` (and
+``-mpopcnt`` where the native back end uses it) for each board, on 6x4 and 5x5 (and 6x5 with
+``--slow``). Each run is a fresh process, the sides alternate (native, C, native, ...), and
+the ratio is the median over the turns of the native side's time over the C solver's in the
+same turn, as ``benchmarks.harness`` does; CPU time for one thread, the wall clock when
+``--threads`` asks for more (CPU time then adds up the threads). Run it under the shared
+lock on a shared machine (``flock /tmp/plies/heavy.lock python -m benchmarks.connect4_native``).
 """
 
 from __future__ import annotations
@@ -34,20 +34,25 @@ SLOW_BOARDS = [(6, 5)]
 
 
 def build_baseline(width: int, height: int) -> Path:
-    """``baselines/connect4.c`` compiled for one board (``-DWIDTH -DHEIGHT``), cached by the
-    source's hash in the temporary directory.
+    """``baselines/connect4.c`` compiled for one board (``-DWIDTH -DHEIGHT``) with ``-O3`` and
+    the processor flags the native back end builds with (``-mpopcnt`` where the processor has
+    it: the bit counts of the threats are then one instruction on both sides), cached by the
+    source's and the flags' hash in the temporary directory.
 
     Raises:
         RuntimeError: no C compiler, or the build failed (the compiler's message).
     """
-    text = SOURCE.read_bytes()
+    from plies.backends.native.build import machine_flags
+
+    flags = list(machine_flags())
+    text = SOURCE.read_bytes() + " ".join(flags).encode()
     digest = hashlib.sha256(text).hexdigest()[:16]
     target = Path(tempfile.gettempdir()) / f"plies-c4-{digest}-{width}x{height}.so"
     if not target.exists():
         compiler = os.environ.get("CC", "cc")
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         done = subprocess.run(
-            [compiler, "-O3", "-shared", "-fPIC", f"-DWIDTH={width}", f"-DHEIGHT={height}",
+            [compiler, "-O3", *flags, "-shared", "-fPIC", f"-DWIDTH={width}", f"-DHEIGHT={height}",
              str(SOURCE), "-o", str(partial)], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"building {SOURCE.name} failed: {done.stderr.strip()[:300]}")
