@@ -52,19 +52,18 @@ def close_group(generators: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...
     most = max(1, MAX_SYMMETRY_VALUES // len(identity))
     found = {identity}
     order: list[tuple[int, ...]] = []
-    for element in generators:
+
+    def add(element: tuple[int, ...]) -> None:
         if element not in found:
             found.add(element)
             order.append(element)
+
+    for element in generators:
+        add(element)
     k = 0
-    while k < len(order):
-        if len(order) > most:
-            return None
+    while k < len(order) <= most:  # each one found, composed with every generator
         for g in generators:
-            made = compose(order[k], g)
-            if made not in found:
-                found.add(made)
-                order.append(made)
+            add(compose(order[k], g))
         k += 1
     return tuple(order) if len(order) <= most else None
 
