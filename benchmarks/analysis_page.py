@@ -309,7 +309,7 @@ read a database:
 {{TIERS_QUERY}}
 
 The directory holds `solution.json` (the format's version, the game's name, parameters, text
-and the moves of `--from`, how positions are packed, the tier, the plies version, and when
+and the moves of `--from`, how positions are packed, the tier and symmetries, the plies version, and when
 finished the tiers, positions and the start's value) and one file per tier, `tier-T.sol`: a
 32-byte header, the positions' keys in increasing order, then a 4-byte record for each (the
 value as a signed 16-bit number, the remoteness as an unsigned one, 65535 where the end cannot
@@ -318,6 +318,19 @@ variable (a symbol of a set, a boolean, a declared range, or the range the rules
 Four's column heights are 0..height): 8 bytes where it fits in 64 bits (tic-tac-toe, Connect
 Four up to 7x5), wider otherwise, so a position costs 12 bytes on most boards. A reader maps
 the file into memory and finds a position by binary search.
+
+A game that declares symmetries (`symmetry`, docs/language.md) is solved one position of each
+class of images, as GAMESMAN's solvers do: a position and its images are worth the same and
+are as far from the end, so the directory holds the one with the least key, each child is
+packed to its class's key before it is looked for (in C as in Python), and `query`, `analyze
+--db` and `play --db` pack a position the same way (`export` writes the positions held, one of
+each class). Tic-tac-toe with the square's two symmetries has the classic 765 positions
+against 5,478; Connect Four with its mirror a little over half of its positions (5x4:
+1,974,174 of 3,945,711). The summary says so (`symmetry   mirror: one position of each class
+of images is kept`; `symmetries` in `--json` and in `solution.json`); the tests compare every
+position's value and remoteness with those of the game solved without them. A class must lie
+in one tier, so a game that declares its `tier` (which may differ between a position and its
+image) is solved without them, and the summary's `symmetry` line says why.
 
 A finished tier is written under another name and renamed, so it is whole or absent, and it
 is never solved again: stop the solve at any moment (Ctrl-C, `--timeout`, `--memory`, even
@@ -361,13 +374,17 @@ the whole next tier, whose 14 million keys the children of a chunk's sorted posi
 each other anyway) and writes the chunk's records at their place in the tier's file. Worker processes are forked with the game
 already made, and files are removed in a thread of their own, so the workers seldom wait.
 
-On this 2-core VM (shared with other work: the load averages are in the table) Connect Four
-6x4 is solved in 70 s with two workers against 123 s with one (1.75 times faster), at a peak
-of 0.6 GB, with 1,139 MB on disk; 5x5 in 53 s with two workers, 0.5 GB, 837 MB. The counts
-are issue 19's (94,910,577 and 69,763,700) and the values Tromp's (6x4: -1, yellow wins in
-24; 5x5: 0). Before, the native back end gathered the keys in Python sets: 6x4 took 509 s in
-one process and 3.0 GB, and two workers were slower than one. Both passes together make about
-800,000 positions a second of CPU (each position is expanded twice: to find its children, then
+On this 2-core VM (the load averages are in the table) Connect Four 6x4 is solved in 25 s
+with two workers against 46 s with one (1.83 times faster), at a peak of 0.3 GB, with 570 MB
+on disk; 5x5 in 16.5 s with two workers, 0.26 GB, 419 MB. The game's mirror (`symmetry
+mirror`) keeps one position of each pair of mirror images: 47,455,869 of issue 19's
+94,910,577 positions of 6x4 and 34,888,367 of 5x5's 69,763,700 (a position that is its own
+image is a class alone); the values are Tromp's (6x4: -1, yellow wins in 24; 5x5: 0).
+Without the mirror (2026-11-25 and 26, this kind of VM), 6x4 took 66.6-70 s with two workers
+and 123-125 s with one, at a peak of 0.6 GB and 1,139 MB on disk. Before that, the native
+back end gathered the keys in Python sets: 6x4 took 509 s in
+one process and 3.0 GB, and two workers were slower than one. Without the mirror both passes
+together made about 800,000 positions a second of CPU (each position is expanded twice: to find its children, then
 to value it), short of the 3 million issue 19 asks for: the game's rules take about a quarter
 of the time, unpacking keys and packing children a third, the sorting and the searches most of
 the rest. Unpacking each key from the one before (a chunk's keys are sorted, so mostly only the
@@ -386,7 +403,8 @@ against 125.4 s with one (1.88 times faster; 113 s of CPU either way), a peak of
 largest of its processes, the same bytes.
 
 The Python back end runs the same algorithm with the keys in sets (Connect Four 5x4: 129 s in
-one process, 109 s with two, on this VM on 2026-11-25); a declared tier, keys wider than 64
+one process, 109 s with two, on this VM on 2026-11-25 without the mirror; 34 s with two and
+the mirror on 2026-11-28); a declared tier, keys wider than 64
 bits and tiers whose moves stay in them (valued by a small retrograde analysis) are done in
 Python with either back end, to the same bytes (the tests compare seven games). A local Ray
 cluster takes about 15 s to start and writes the same bytes as the worker processes (a test

@@ -30,6 +30,7 @@ from plies.lowering.packing import packing
 from plies.solvers import tierfiles as F
 from plies.solvers.graph import TERMINAL
 from plies.solvers.strong import preference
+from plies.solvers.symmetry import least_key
 from plies.solvers.tiers import TierGame, TierJob, TierSolveStopped
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
@@ -79,20 +80,59 @@ def packing_of(checked):
     return found[1]
 
 
-def tier_game(model, native: bool = False, notice=None) -> TierGame:
+def tier_game(model, native: bool = False, notice=None, symmetric: bool = True) -> TierGame:
     """What the tier solver needs of a compiled game; with ``native``, the C back end finds
     and values what it can (``plies.backends.native.tiers``), after ``notice`` says why not
-    when it cannot."""
+    when it cannot. The game's symmetries, where they keep the tier, make one key of a
+    position and its images (``least_key``): the directory holds one position of each
+    class (``symmetric=False``: every position, as a directory solved before plies used
+    them)."""
     packed = packing_of(model.checked)
     tier, _ = tier_of(model)
+    measure = infer_tier(model.checked) if getattr(model, "tier", None) is None else None
+    symmetries = tier_symmetries(model, measure)[0] if symmetric else ()
     helper = None
     if native:
         from plies.backends.native.tiers import native_tiers
-        measure = infer_tier(model.checked) if getattr(model, "tier", None) is None else None
-        helper, reason = native_tiers(model, packed, measure)
+        helper, reason = native_tiers(model, packed, measure, symmetries)
         if helper is None and notice is not None:
             notice(f"native: {reason}; solving by tiers in Python")
-    return TierGame(model, tier, packed.pack, packed.unpack, packed.width, packed.check, helper)
+    return TierGame(model, tier, least_key(packed.pack, symmetries), packed.unpack,
+                    packed.width, packed.check, helper)
+
+
+def tier_symmetries(model, measure=None) -> tuple[tuple, str | None]:
+    """The game's symmetries that a solve by tiers uses, and why none are used where it has
+    some: they must keep every position's tier (a class is stored in one tier), which a tier
+    found from the rules shows (``TierMeasure.kept_by``) and a declared one cannot."""
+    symmetries = getattr(model, "symmetries", ())
+    if not symmetries:
+        return (), None
+    if getattr(model, "tier", None) is not None:
+        return (), "not used: the declared tier may differ between a position and its image"
+    if measure is None:
+        measure = infer_tier(model.checked)
+    if measure is not None and not all(measure.kept_by(p) for p in symmetries):
+        return (), "not used: the tier found differs between a position and its image"
+    return symmetries, None
+
+
+def symmetry_names(model) -> list[str]:
+    """The names of the game's symmetries where a solve by tiers uses them (it keeps one
+    position of each class), else none."""
+    if not tier_symmetries(model)[0]:
+        return []
+    return list(model.facts.symmetry_names)
+
+
+def symmetry_note(model) -> str | None:
+    """The summary's line on the game's symmetries: used, or why not; None without any."""
+    if not getattr(model, "symmetries", ()):
+        return None
+    names = ", ".join(model.facts.symmetry_names)
+    _, unused = tier_symmetries(model)
+    return f"{names}: " + (unused or "one position of each class of images is kept (they "
+                                     "are worth the same)")
 
 
 def _worker_game(source: str, filename: str, params: dict, native: bool = False) -> TierGame:
@@ -117,6 +157,8 @@ def identity(model, start_moves: list[str]) -> dict:
         "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
         "packing": packing_of(model.checked).describe(),
         "tier": tier_words,
+        # only where the solve uses symmetries: the directories of other games keep theirs
+        **({"symmetries": names} if (names := symmetry_names(model)) else {}),
     }
 
 
@@ -225,6 +267,8 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
         "remoteness": far,
         "verdict": verdict(model, value, far),
         "positions": summary.positions,
+        "symmetries": symmetry_names(model),
+        "symmetry": symmetry_note(model),
         "tiers": len(summary.tiers),
         "tier": tier_of(model)[1],
         "solved_now": summary.solved_now,
@@ -250,6 +294,10 @@ def summary_text(summary: dict) -> str:
         ("value", f"{summary['value']}  ({summary['verdict']})"),
         ("remoteness", "none" if summary["remoteness"] is None else str(summary["remoteness"])),
         ("positions", f"{positions:,} in {summary['tiers']:,} tiers (tier {summary['tier']})"),
+    ]
+    if summary.get("symmetry"):
+        lines.append(("symmetry", summary["symmetry"]))
+    lines += [
         ("method", summary["method"]),
         ("time", f"{summary['seconds']:.3f} s, {summary['engine']}"
                  + (f" ({summary['workers']} workers)" if summary["workers"] > 1 else "")
@@ -308,7 +356,8 @@ class SolutionDirectory:
                                  **self.meta["params"])
         self.start_moves = list(self.meta["start_moves"])
         self.tiers = {tier: count for tier, count, _ in self.meta["tiers"]}
-        self.tg = tier_game(self.model)
+        # a directory says which symmetries it was solved with (none before plies used them)
+        self.tg = tier_game(self.model, symmetric=bool(self.meta.get("symmetries")))
         self.files: dict[int, F.TierFile] = {}
 
     def close(self) -> None:
@@ -392,7 +441,8 @@ class SolutionDirectory:
 
     def export(self, out: TextIO, fmt: str) -> int:
         """Write every position as ``csv`` or ``jsonl``: its tier, key, text form, value,
-        remoteness and best moves; returns the rows written."""
+        remoteness and best moves; returns the rows written. With symmetries, every position
+        the directory holds: one of each class of images."""
         from plies.commands.database import ROLE_NAMES, position_writer
         text_of = position_writer(self.model)
         columns = ["tier", "key", "position", "to_move", "value", "remoteness", "best_moves"]

@@ -23,6 +23,7 @@ analysis of the whole game.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, fields
 
 from plies.frontend import ast
@@ -54,6 +55,14 @@ class TierMeasure:
         for (first, sign), size in _runs([(slot, sign) for slot, sign in self.summed]):
             terms.append(f"{'-' if sign < 0 else ''}sum(s[{first}:{first + size}])")
         return " + ".join(terms).replace("+ -", "- ") or "0"
+
+    def kept_by(self, permutation: tuple[int, ...]) -> bool:
+        """True when the image of every state under ``permutation`` (``image[j] =
+        state[permutation[j]]``, a declared symmetry) is in the state's own tier: the
+        permutation takes the counted slots to counted slots with the same start value, and
+        the summed slots to summed slots with the same sign."""
+        return (Counter((permutation[i], v) for i, v in self.counted) == Counter(self.counted)
+                and Counter((permutation[i], v) for i, v in self.summed) == Counter(self.summed))
 
     def function(self):
         """The tier as a function of a state."""

@@ -10,6 +10,11 @@ earlier child. Connect Four's empty board and the positions with discs in the mi
 only are their own mirror images (of the first seven drops, three are left out); Othello's
 start is its own image under four of the square's eight symmetries (three of the four first
 moves are left out). Deeper, a position is seldom its own image, and asking costs every node.
+
+A solve by tiers (``tiers.py``) uses them otherwise, as GAMESMAN's canonical positions do:
+a position and its images are worth the same and as far from the end, so a solution
+directory holds one position of each class, under the least of their keys (``least_key``),
+and every look-up packs a position the same way.
 """
 
 from __future__ import annotations
@@ -56,3 +61,20 @@ def repeated_children(game: Game, state: State) -> frozenset[int]:
             repeated.append(index)
         earlier.add(child)
     return frozenset(repeated)
+
+
+def least_key(pack, symmetries):
+    """CANONICAL KEYS: ``pack`` made to give a position and its images under ``symmetries``
+    one key, the least of theirs (``pack`` itself when there are none). The symmetries must
+    keep the tier of every position, or a class's positions would lie in two tiers."""
+    if not symmetries:
+        return pack
+
+    def canonical(state):
+        least = pack(state)
+        for permutation in symmetries:
+            key = pack(image(permutation, state))
+            if key < least:
+                least = key
+        return least
+    return canonical

@@ -106,6 +106,10 @@ class TierGame:
         native: A helper that finds (``children(keys)``) and values (``values(keys,
             solved)``) a chunk of a tier whose moves all leave it in native code, or None
             (``plies.backends.native.tiers``); a chunk it fails on is done again in Python.
+
+    With symmetries, ``pack`` gives a position and its images one key (``least_key`` in
+    ``symmetry.py``) and ``unpack`` the position of the class that has it: every position the
+    solve stores stands for its class.
     """
 
     game: Game
@@ -869,8 +873,7 @@ class _Solve:
     def fail(self, problem: tuple, tier: int):
         key, move, child_tier, message = problem
         tg = self.tg
-        state = tg.unpack(key)
-        line = line_to(tg.game, tg.game.initial_state(), state)
+        line = line_to(tg.game, tg.game.initial_state(), tg.unpack(key), pack=tg.pack)
         if message is None:
             raise TierLoweredError([*line, move], tier, child_tier)
         raise GameContractError(message, line)
@@ -969,7 +972,7 @@ class _Solve:
             if a != b and i < len(keys):
                 game = self.tg.game
                 raise EndlessPlayError(line_to(game, game.initial_state(),
-                                               self.tg.unpack(keys[i])))
+                                               self.tg.unpack(keys[i]), pack=self.tg.pack))
         return low
 
 
@@ -1011,10 +1014,20 @@ def seeded_remoteness(graph: PositionGraph, values: Sequence, seeds: dict[int, i
     return found
 
 
-def line_to(game: Game, start: State, target: State, limit: int = 2_000_000) -> list[Move]:
+def line_to(game: Game, start: State, target: State, limit: int = 2_000_000,
+            pack: Callable[[State], int] | None = None) -> list[Move]:
     """A shortest line of moves from ``start`` to ``target`` (breadth-first; empty when it is
-    not found within ``limit`` positions): for messages only."""
-    if start == target:
+    not found within ``limit`` positions): for messages only. With ``pack``, to a position
+    with the key of ``target`` (with symmetries, ``target`` may stand for its images)."""
+    def reached(state) -> bool:
+        if pack is None:
+            return state == target
+        try:
+            return pack(state) == wanted
+        except Exception:  # noqa: BLE001 - a position that does not pack is not the one
+            return False
+    wanted = pack(target) if pack is not None else None
+    if reached(start):
         return []
     parent: dict = {start: None}
     queue = [start]
@@ -1031,7 +1044,7 @@ def line_to(game: Game, start: State, target: State, limit: int = 2_000_000) -> 
             if child in parent:
                 continue
             parent[child] = (state, move)
-            if child == target:
+            if reached(child):
                 line = []
                 while parent[child] is not None:
                     child, move = parent[child]

@@ -5,7 +5,8 @@
    spec: SLOTS; then for each slot in the key's order (the first most significant) its slot
    number, radix, least raw value and span of raw values, followed by `span` codes (-1 for a
    raw value the slot never holds) and `radix` raw values; then the tier: how many counted
-   slots and (slot, start value) each, how many summed slots and (slot, sign) each. */
+   slots and (slot, start value) each, how many summed slots and (slot, sign) each; then the
+   symmetries: how many, and SLOTS slot numbers each (image[j] = state[permutation[j]]). */
 
 typedef struct {
     int64_t slot, radix, base, span;
@@ -13,8 +14,8 @@ typedef struct {
     uint64_t weight;  /* the product of the radixes of the slots after this one */
 } pack_slot_t;
 static pack_slot_t packing_slots[SLOTS];
-static int64_t tier_counted, tier_summed;
-static const int64_t *tier_counted_at, *tier_summed_at;
+static int64_t tier_counted, tier_summed, symmetry_count;
+static const int64_t *tier_counted_at, *tier_summed_at, *symmetry_at;
 /* By state slot, for a child's key and tier from its parent's (child_key): its packing, and
    its part of the tier: counted against the start values counted_start[counted_from[i] ..
    counted_from[i + 1]), plus its value times summed_times[i]. */
@@ -44,7 +45,10 @@ static int tier_setup(const int64_t *spec)
         weight *= (uint64_t)packing_slots[j].radix;
     }
     tier_counted = p[0]; tier_counted_at = p + 1; p += 1 + 2 * tier_counted;
-    tier_summed = p[0]; tier_summed_at = p + 1;
+    tier_summed = p[0]; tier_summed_at = p + 1; p += 1 + 2 * tier_summed;
+    symmetry_count = p[0]; symmetry_at = p + 1;
+    for (int64_t i = 0; i < symmetry_count * SLOTS; i++)
+        if (symmetry_at[i] < 0 || symmetry_at[i] >= SLOTS) return 0;
     for (int j = 0; j < SLOTS; j++) {
         if (packing_slots[j].slot < 0 || packing_slots[j].slot >= SLOTS) return 0;
         slot_packing[packing_slots[j].slot] = &packing_slots[j];
@@ -124,6 +128,26 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
     }
     *key = k;
     *tier = t;
+    return 1;
+}
+
+/* CANONICAL KEYS, as least_key in plies/solvers/symmetry.py: the least of the keys of s
+   (*key, its own) and of its images under the symmetries, which keep the tier (the solve
+   uses them only then: tier_symmetries in plies/commands/solution.py). 0 when an image has a
+   value without a slot code. */
+static int least_key(const state_t *s, uint64_t *key)
+{
+    for (int64_t g = 0; g < symmetry_count; g++) {
+        const int64_t *permutation = symmetry_at + g * SLOTS;
+        uint64_t k = 0;
+        for (int j = 0; j < SLOTS; j++) {
+            const pack_slot_t *p = &packing_slots[j];
+            uint64_t v = (uint64_t)(s->s[permutation[p->slot]] - p->base);
+            if (v >= (uint64_t)p->span || p->codes[v] < 0) return 0;
+            k += (uint64_t)p->codes[v] * p->weight;
+        }
+        if (k < *key) *key = k;
+    }
     return 1;
 }
 
@@ -244,6 +268,7 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
                 int64_t t = tier;
                 if (!child_key(&s, &p->buf[c].st, &key, &t)) { kind = TIER_PACK; break; }
                 if (t < tier) { kind = TIER_LOWER; break; }
+                if (symmetry_count && !least_key(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
                 found_keys[at] = key;
                 found_tiers[at] = t;
             }
@@ -399,6 +424,7 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                     uint64_t key = keys[i];
                     int64_t tier = here;
                     if (!child_key(&s, &p->buf[c].st, &key, &tier)) { kind = TIER_PACK; break; }
+                    if (symmetry_count && !least_key(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
                     int64_t t = last;
                     if (t >= ntiers || tier_ids[t] != tier) {
                         t = 0;

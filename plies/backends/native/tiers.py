@@ -12,7 +12,8 @@ whose moves all leave its tier is valued in C (``plies_tier_values``): each chil
 its solved tier's keys (mapped into memory by the solver) through a bucket index of the keys
 (``plies_tier_index``) and a short binary search, and its record read there. The packing and
 the tier are the Python ones (``lowering.packing``, ``frontend.tiers``) written as tables, so
-both back ends make the same keys and the same files. Tiers whose moves may stay in them are
+both back ends make the same keys and the same files; with symmetries, a child's key is the
+least of its images' (``least_key``), as Python's. Tiers whose moves may stay in them are
 valued by the Python back end, and the positions a chunk fails on are done again there.
 """
 
@@ -40,14 +41,16 @@ FAULTS = {-2: "the packing does not fit the native state", -3: "room", -4: "a ch
 
 class NativeTiers:
     """Chunks of a tier solved in C, for a game whose keys fit 64 bits and whose tier is
-    found from its rules (or is one tier).
+    found from its rules (or is one tier); with ``symmetries`` (which keep the tier), each
+    child's key is the least of its images' keys, as Python's ``least_key`` makes it.
 
     Raises:
         NativeUnavailable: no C compiler or cffi, a game the C back end does not express, or
             keys wider than 64 bits or a declared tier.
     """
 
-    def __init__(self, model, packing: Packing, measure: TierMeasure | None) -> None:
+    def __init__(self, model, packing: Packing, measure: TierMeasure | None,
+                 symmetries: tuple = ()) -> None:
         from plies.backends.native.engine import NativeGame
         if packing.width != 8 or not packing.flat:
             raise NativeUnavailable("keys wider than 64 bits are solved in Python")
@@ -75,6 +78,7 @@ class NativeTiers:
         summed = measure.summed if measure is not None else ()
         spec += [len(counted), *(int(v) for pair in counted for v in pair)]
         spec += [len(summed), *(int(v) for pair in summed for v in pair)]
+        spec += [len(symmetries), *(i for permutation in symmetries for i in permutation)]
         self.spec = self.ffi.new("int64_t[]", spec)
 
     def found(self, keys, tier: int) -> list[tuple[int, memoryview]]:
@@ -192,10 +196,11 @@ class NativeTiers:
         return ffi.buffer(records)[:]
 
 
-def native_tiers(model, packing: Packing, measure: TierMeasure | None):
-    """A ``NativeTiers`` for the model, or None with the reason when there is none."""
+def native_tiers(model, packing: Packing, measure: TierMeasure | None, symmetries: tuple = ()):
+    """A ``NativeTiers`` for the model (its children's keys the least of their images' under
+    ``symmetries``), or None with the reason when there is none."""
     try:
-        return NativeTiers(model, packing, measure), None
+        return NativeTiers(model, packing, measure, symmetries), None
     except NativeUnavailable as reason:
         return None, str(reason)
 
