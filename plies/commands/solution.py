@@ -366,8 +366,10 @@ class SolutionDirectory:
         self.files.clear()
 
     def check_fits(self, model) -> None:
-        """Refuse a directory made for another game or other parameters."""
+        """Refuse a directory made for another game or other parameters (whether it was
+        solved with the game's symmetries or before plies used them, it is read as written)."""
         mine = identity(model, self.start_moves)
+        mine.pop("symmetries", None)
         if any(self.meta.get(name) != value for name, value in mine.items()):
             raise SolutionDirectoryError(f"{self.path} holds {self.meta.get('title')}, not "
                                          f"{mine['title']}")

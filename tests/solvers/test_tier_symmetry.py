@@ -5,6 +5,7 @@ solved without them, position for position."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -175,11 +176,13 @@ def test_a_directory_solved_before_the_symmetries_were_used_is_read_as_it_was(tm
     assert result.exit_code == 0, result.output
     meta = json.loads((earlier / "solution.json").read_text())
     meta["source"] = find_game("connect4").read_text()  # what the earlier plies kept
+    meta["source_sha256"] = hashlib.sha256(meta["source"].encode()).hexdigest()
     (earlier / "solution.json").write_text(json.dumps(meta))
     stored = SolutionDirectory(earlier)
     try:
         assert stored.model.symmetries
         model = load("connect4", width=4, height=3)
+        stored.check_fits(model)  # the game it was solved for, read as it was written
         mirrored = tier_game(model).pack  # the least key: here the mirror image's
         for moves in [["drop(3)"], ["drop(3)", "drop(2)"], ["drop(3)", "drop(0)"],
                       ["drop(3)", "drop(1)", "drop(3)"], ["drop(3)", "drop(3)", "drop(2)"]]:
