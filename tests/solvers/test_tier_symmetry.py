@@ -191,3 +191,18 @@ def test_a_directory_solved_before_the_symmetries_were_used_is_read_as_it_was(tm
             assert stored.lookup(state) is not None, moves
     finally:
         stored.close()
+
+
+@pytest.mark.parametrize("native", [False, True])
+def test_from_a_start_that_is_not_its_own_image(tmp_path, native):
+    """From drop(3) the positions' mirror images are out of reach; the directory keeps the
+    class of each position reached, and each reads as the game solved without the mirror."""
+    model = load("connect4", width=4, height=4)
+    flat = load_source(plain("connect4"), "connect4.game", width=4, height=4)
+    whole = strong_solve(flat, flat.play_all(["drop(3)"]))
+    summary = solve_to_directory(model, ["drop(3)"], tmp_path / "sol", native=native)
+    assert (summary.value, summary.remoteness) == (whole.values[0], whole.remoteness[0])
+    pack = tier_game(model).pack
+    assert summary.positions == len({pack(s) for s in whole.graph.states})
+    assert summary.positions < whole.positions
+    every_position_reads_as_the_whole_game(tmp_path / "sol", whole)

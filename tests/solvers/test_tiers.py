@@ -40,7 +40,8 @@ def test_every_position_as_the_whole_game_retrograde_analysis_says(tmp_path, nam
     summary = solve_to_directory(model, [], tmp_path / "sol")
     whole = strong_solve(model)
     # one position of each class of images where the game has symmetries (Connect Four)
-    assert summary.positions == len({tier_game(model).pack(s) for s in whole.graph.states})
+    pack = tier_game(model).pack
+    assert summary.positions == len({pack(s) for s in whole.graph.states})
     assert (summary.positions < whole.positions) == bool(model.symmetries)
     assert (summary.value, summary.remoteness) == (whole.values[0], whole.remoteness[0])
     stored = SolutionDirectory(tmp_path / "sol")
