@@ -31,7 +31,8 @@ from plies.solvers import tierfiles as F
 from plies.solvers.graph import TERMINAL
 from plies.solvers.strong import preference
 from plies.solvers.symmetry import least_key
-from plies.solvers.tiers import TierGame, TierJob, TierSolveStopped
+from plies.solvers.tierchunks import TierGame, TierJob
+from plies.solvers.tiers import TierSolveStopped
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 """A ``--db`` path ending in one of these is an SQLite file; any other is a directory."""

@@ -1,8 +1,8 @@
 """Engines: where the chunks of a solve by tiers run (``tiers.py``): one after the other in
 this process, in a pool of worker processes, or as Ray tasks on a cluster. An engine's
 ``map(function, job, chunks)`` calls ``function(job, *chunk)`` for each chunk (``job``: the
-solve's ``tiers.TierJob``) and yields the results in the order of the chunks; ``workers`` says
-how many run at once.
+solve's ``tierchunks.TierJob``) and yields the results in the order of the chunks;
+``workers`` says how many run at once.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class SerialEngine:
 class PoolEngine:
     """Runs the chunks in a pool of ``workers`` processes (``multiprocessing``), started at
     the first chunks: where processes are forked, they start with the game the solve made
-    (``tiers._context``) instead of making it again."""
+    (``tierchunks._context``) instead of making it again."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers

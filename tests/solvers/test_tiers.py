@@ -21,7 +21,8 @@ from plies.solvers import tierfiles as F
 from plies.solvers.retrograde import EndlessPlayError
 from plies.solvers.strong import strong_solve
 from plies.solvers.engines import PoolEngine, SerialEngine
-from plies.solvers.tiers import TierJob, TierSolveStopped, chunks_of, solve_by_tiers
+from plies.solvers.tierchunks import TierJob
+from plies.solvers.tiers import TierSolveStopped, chunks_of, solve_by_tiers
 
 pytestmark = pytest.mark.timeout(600)
 
