@@ -1,5 +1,6 @@
-/* plies: solving by tiers in C (plies/backends/native/tiers.py calls it for
-   plies/solvers/tiers.py). Built after search.c, whose workers, faults and expansion it uses. */
+/* plies: solving by tiers in C (plies/backends/native/tiers.py calls it for the workers of
+   plies/solvers/tierchunks.py). Built after search.c, whose workers, faults and expansion it
+   uses. */
 
 /* ---- tiers: positions packed into 64-bit keys, found and valued (plies/solvers/tiers.py) ----
    spec: SLOTS; then for each slot in the key's order (the first most significant) its slot

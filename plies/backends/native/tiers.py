@@ -1,11 +1,12 @@
 """The C back end's part in solving by tiers: finding a chunk's children, merging runs, and
 valuing a chunk.
 
-``plies.solvers.tiers`` asks a ``TierGame`` for each chunk; when the game has a native helper
-(``NativeTiers``), a chunk is expanded in C (``plies_tier_found`` in ``tiers.c``): positions
-are unpacked from their 64-bit keys (read straight from the tier's file), expanded by the
-game's emitted EXPAND, their children packed, their tier counted, grouped by tier, sorted (a
-radix sort) and their repeats removed, all in C, so no Python number is made per position.
+A worker of ``plies.solvers.tierchunks`` asks a ``TierGame`` for each chunk; when the game
+has a native helper (``NativeTiers``), a chunk is expanded in C (``plies_tier_found`` in
+``tiers.c``): positions are unpacked from their 64-bit keys (read straight from the tier's
+file), expanded by the game's emitted EXPAND, their children packed, their tier counted,
+grouped by tier, sorted (a radix sort) and their repeats removed, all in C, so no Python
+number is made per position.
 The solver writes each group as a sorted *run* and merges a tier's runs with
 ``plies_tier_merge`` (a heap of the runs, repeats removed) straight into its file. A chunk
 whose moves all leave its tier is valued in C (``plies_tier_values``): each child is found in
