@@ -1277,8 +1277,9 @@ def serve(
                        "default.")] = "127.0.0.1",
     param: ParamOption = None,
     db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE", help="Read the values from a database written by plies solve "
-                                     "--strong instead of solving.")] = None,
+        "--db", metavar="FILE|DIR", help="Read the values from a database or solution directory "
+                                         "written by plies solve --strong --db instead of "
+                                         "solving.")] = None,
     open_browser: Annotated[bool, typer.Option(
         "--open", help="Open the page in a web browser.")] = False,
     timeout: Annotated[float, typer.Option(

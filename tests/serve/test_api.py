@@ -186,6 +186,33 @@ def test_the_values_come_from_a_database_when_given(tmp_path):
     assert without_timing(found["analysis"]) == without_timing(expected)
 
 
+def test_the_values_come_from_a_solution_directory_when_given(tmp_path):
+    """A game solved by tiers (with Connect Four's mirror: one position of each pair kept) is
+    served from its directory, as query reads it."""
+    solved = tmp_path / "c4"
+    board = ["-p", "width=4", "-p", "height=4"]
+    done = runner.invoke(cli, ["solve", "connect4", *board, "--strong", "--db", str(solved)])
+    assert done.exit_code == 0, done.output
+    with served("connect4", {"width": 4, "height": 4}, db=solved) as client:
+        for moves in ["", "drop(3)", "drop(3) drop(2)", "drop(0) drop(0) drop(1)"]:
+            found = client.get("/api/analysis", params={"moves": moves}).json()
+            assert found["source"] == "database"
+            expected = cli_json("query", str(solved), "--from", moves)
+            assert without_timing(found["analysis"]) == without_timing(expected)
+            mover = 1 if len(moves.split()) % 2 == 0 else -1  # red (MAX) moves first
+            words = {1: "win", 0: "draw", -1: "lose"}
+            assert [row["outcome"] for row in found["judged"]] == \
+                [words[row["value"] * mover] for row in expected["moves"]]
+
+
+def test_a_solution_directory_of_another_game_is_refused(tmp_path):
+    from plies.commands.solution import SolutionDirectoryError
+    solved = tmp_path / "ttt"
+    runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(solved)])
+    with pytest.raises(SolutionDirectoryError, match="holds tictactoe, not nim"):
+        served("nim", db=solved)
+
+
 def test_a_database_of_another_game_is_refused(tmp_path):
     from plies.commands.database import DatabaseError
     db = tmp_path / "ttt.db"

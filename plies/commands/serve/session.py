@@ -96,7 +96,8 @@ class Session:
     Args:
         source: The game's text; ``filename`` how it is named in messages.
         params: The ``--param`` values.
-        db: A database written by ``plies solve --strong`` (``--db``), read for the values.
+        db: A database or solution directory written by ``plies solve --strong --db``, read
+            for the values.
         timeout: Seconds a request may take.
         max_positions: The most positions a strong solve may find (``analyze``'s limit).
         max_steps: The most steps of a search to explain (``explain --max-steps``).
@@ -146,8 +147,15 @@ class Session:
         return self.current
 
     def _open_db(self):
-        from plies.commands.database import SolutionDatabase
-        stored = SolutionDatabase(self.db)
+        """The ``--db`` solution: a solution directory (``solve --strong --db DIR``, solved by
+        tiers) or an SQLite database; both answer ``analysis(moves)`` the same way."""
+        from pathlib import Path
+        if Path(self.db).is_dir():
+            from plies.commands.solution import SolutionDirectory
+            stored = SolutionDirectory(self.db)
+        else:
+            from plies.commands.database import SolutionDatabase
+            stored = SolutionDatabase(self.db)
         try:
             stored.check_fits(self.current.model)
         except PliesError:
