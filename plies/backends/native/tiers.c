@@ -17,6 +17,12 @@ typedef struct {
 static pack_slot_t packing_slots[SLOTS];
 static int64_t tier_counted, tier_summed, symmetry_count;
 static const int64_t *tier_counted_at, *tier_summed_at, *symmetry_at;
+/* With symmetries: for each, the slot of the image where a state's slot i goes
+   (image_slot[g * SLOTS + i] = j where symmetry g's image[j] = state[i]), and the image keys
+   of a parent and of its child (image_keys, child_key) */
+static int32_t *image_slot;
+static uint64_t *parent_images, *child_images;
+static int64_t symmetry_room;
 /* By state slot, for a child's key and tier from its parent's (child_key): its packing, and
    its part of the tier: counted against the start values counted_start[counted_from[i] ..
    counted_from[i + 1]), plus its value times summed_times[i]. */
@@ -50,6 +56,19 @@ static int tier_setup(const int64_t *spec)
     symmetry_count = p[0]; symmetry_at = p + 1;
     for (int64_t i = 0; i < symmetry_count * SLOTS; i++)
         if (symmetry_at[i] < 0 || symmetry_at[i] >= SLOTS) return 0;
+    if (symmetry_count > symmetry_room) {
+        int32_t *slots = realloc(image_slot, (size_t)symmetry_count * SLOTS * sizeof *slots);
+        if (slots) image_slot = slots;
+        uint64_t *a = realloc(parent_images, (size_t)symmetry_count * sizeof *a);
+        if (a) parent_images = a;
+        uint64_t *b = realloc(child_images, (size_t)symmetry_count * sizeof *b);
+        if (b) child_images = b;
+        if (!slots || !a || !b) return 0;
+        symmetry_room = symmetry_count;
+    }
+    for (int64_t g = 0; g < symmetry_count; g++)
+        for (int j = 0; j < SLOTS; j++)
+            image_slot[g * SLOTS + symmetry_at[g * SLOTS + j]] = j;
     for (int j = 0; j < SLOTS; j++) {
         if (packing_slots[j].slot < 0 || packing_slots[j].slot >= SLOTS) return 0;
         slot_packing[packing_slots[j].slot] = &packing_slots[j];
@@ -95,8 +114,11 @@ static void unpack_next(uint64_t k, state_t *s)
 
 /* The key and tier of a child from its parent's, through the slots the move changed (a move
    changes few; a key is the sum of each slot's code times its weight, the same number as
-   Python's mixed radix packing): 0 when a value of the child has no slot code. */
-static int child_key(const state_t *parent, const state_t *child, uint64_t *key, int64_t *tier)
+   Python's mixed radix packing), and with symmetries the keys of its images from the
+   parent's images' (`images`: the parent's in, the child's out; the slot i of a state is the
+   slot image_slot[g][i] of its image): 0 when a value of the child has no slot code. */
+static int child_key(const state_t *parent, const state_t *child, uint64_t *key, int64_t *tier,
+                     uint64_t *images)
 {
     uint64_t k = *key;
     int64_t t = *tier;
@@ -125,6 +147,12 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
             for (int64_t c = counted_from[i]; c < counted_from[i + 1]; c++)
                 t += (now != counted_start[c]) - (was != counted_start[c]);
             t += (now - was) * summed_times[i];
+            for (int64_t g = 0; g < symmetry_count; g++) {
+                const pack_slot_t *q = slot_packing[image_slot[g * SLOTS + i]];
+                uint64_t u = (uint64_t)(now - q->base);
+                if (u >= (uint64_t)q->span || q->codes[u] < 0) return 0;
+                images[g] += (uint64_t)(q->codes[u] - q->codes[was - q->base]) * q->weight;
+            }
         }
     }
     *key = k;
@@ -132,11 +160,12 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
     return 1;
 }
 
-/* CANONICAL KEYS, as least_key in plies/solvers/symmetry.py: the least of the keys of s
-   (*key, its own) and of its images under the symmetries, which keep the tier (the solve
-   uses them only then: tier_symmetries in plies/commands/solution.py). 0 when an image has a
-   value without a slot code. */
-static int least_key(const state_t *s, uint64_t *key)
+/* CANONICAL KEYS, as least_key in plies/solvers/symmetry.py: a position's key is the least
+   of its own and its images' under the symmetries, which keep the tier (the solve uses them
+   only then: tier_symmetries in plies/commands/solution.py). image_keys: the keys of the
+   images of s, 0 when an image has a value without a slot code; a child's come from its
+   parent's through the slots its move changed (child_key). */
+static int image_keys(const state_t *s, uint64_t *images)
 {
     for (int64_t g = 0; g < symmetry_count; g++) {
         const int64_t *permutation = symmetry_at + g * SLOTS;
@@ -147,9 +176,16 @@ static int least_key(const state_t *s, uint64_t *key)
             if (v >= (uint64_t)p->span || p->codes[v] < 0) return 0;
             k += (uint64_t)p->codes[v] * p->weight;
         }
-        if (k < *key) *key = k;
+        images[g] = k;
     }
     return 1;
+}
+
+static inline uint64_t least_key(uint64_t key, const uint64_t *images)
+{
+    for (int64_t g = 0; g < symmetry_count; g++)
+        if (images[g] < key) key = images[g];
+    return key;
 }
 
 static int64_t tier_of_state(const state_t *s)
@@ -263,14 +299,18 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
             expand(&s, &x);
             if (x.n == 0) { kind = F_NO_MOVES; break; }
             if (used + x.n > found_room && !found_grow(used + x.n)) { kind = F_MEMORY; break; }
+            if (!image_keys(&s, parent_images)) { kind = TIER_PACK; break; }
             int64_t at = used;
             for (int c = 0; c < x.n; c++, at++) {
                 uint64_t key = keys[i];
                 int64_t t = tier;
-                if (!child_key(&s, &p->buf[c].st, &key, &t)) { kind = TIER_PACK; break; }
+                for (int64_t g = 0; g < symmetry_count; g++) child_images[g] = parent_images[g];
+                if (!child_key(&s, &p->buf[c].st, &key, &t, child_images)) {
+                    kind = TIER_PACK;
+                    break;
+                }
                 if (t < tier) { kind = TIER_LOWER; break; }
-                if (symmetry_count && !least_key(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
-                found_keys[at] = key;
+                found_keys[at] = least_key(key, child_images);
                 found_tiers[at] = t;
             }
             if (kind) break;
@@ -415,6 +455,7 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 expand(&s, &x);
                 if (x.n == 0) { kind = F_NO_MOVES; break; }
                 int64_t kid_value[x.n], kid_far[x.n], here = tier_of_state(&s);
+                if (!image_keys(&s, parent_images)) { kind = TIER_PACK; break; }
                 /* In three passes over the children, so that their memory is fetched side by
                    side (a solved tier is larger than the caches): each child's key, tier and
                    bucket (its index entry prefetched); its bucket's bounds (its first key
@@ -424,8 +465,12 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 for (int c = 0; c < x.n; c++) {
                     uint64_t key = keys[i];
                     int64_t tier = here;
-                    if (!child_key(&s, &p->buf[c].st, &key, &tier)) { kind = TIER_PACK; break; }
-                    if (symmetry_count && !least_key(&p->buf[c].st, &key)) { kind = TIER_PACK; break; }
+                    for (int64_t g = 0; g < symmetry_count; g++) child_images[g] = parent_images[g];
+                    if (!child_key(&s, &p->buf[c].st, &key, &tier, child_images)) {
+                        kind = TIER_PACK;
+                        break;
+                    }
+                    key = least_key(key, child_images);
                     int64_t t = last;
                     if (t >= ntiers || tier_ids[t] != tier) {
                         t = 0;
