@@ -374,15 +374,17 @@ the whole next tier, whose 14 million keys the children of a chunk's sorted posi
 each other anyway) and writes the chunk's records at their place in the tier's file. Worker processes are forked with the game
 already made, and files are removed in a thread of their own, so the workers seldom wait.
 
-On this 2-core VM (the load averages are in the table) Connect Four 6x4 is solved in 23 s
-with two workers against 42 s with one (1.81 times faster), at a peak of 0.3 GB, with 570 MB
-on disk; 5x5 in 15 s with two workers, 0.26 GB, 419 MB. The game's mirror (`symmetry
+On this 2-core VM (the load averages are in the table) Connect Four 6x4 is solved in 19.5 s
+with two workers against 37 s with one (1.90 times faster), at a peak of 0.4 GB, with 570 MB
+on disk; 5x5 in 12.6 s with two workers, 0.27 GB, 419 MB. The game's mirror (`symmetry
 mirror`) keeps one position of each pair of mirror images: 47,455,869 of issue 19's
 94,910,577 positions of 6x4 and 34,888,367 of 5x5's 69,763,700 (a position that is its own
 image is a class alone); the values are Tromp's (6x4: -1, yellow wins in 24; 5x5: 0). A
 child's mirror image's key comes from its parent's image's through the slots the move changed,
 as its own key does (packing each child's image whole took 5x5 30.9 s with one worker against
-27.3 s).
+27.3 s), and a key's planes (the bit planes of Connect Four's grid, which its end tests read)
+are brought up to date for the slots its unpacking rewrote, not made again from every cell
+(27.3 s against 22.4 s).
 Without the mirror (2026-11-25 and 26, this kind of VM), 6x4 took 66.6-70 s with two workers
 and 123-125 s with one, at a peak of 0.6 GB and 1,139 MB on disk. Before that, the native
 back end gathered the keys in Python sets: 6x4 took 509 s in
@@ -390,7 +392,8 @@ one process and 3.0 GB, and two workers were slower than one. Without the mirror
 together made about 800,000 positions a second of CPU (each position is expanded twice: to find its children, then
 to value it), short of the 3 million issue 19 asks for: the game's rules take about a quarter
 of the time, unpacking keys and packing children a third, the sorting and the searches most of
-the rest. Unpacking each key from the one before (a chunk's keys are sorted, so mostly only the
+the rest (with the mirror and the two changes above, 1.1-1.6 million positions a second of CPU
+in the table, each of them standing for about two). Unpacking each key from the one before (a chunk's keys are sorted, so mostly only the
 low-order slots change), finding a child's changed slots as a bit mask without a branch per
 slot, and fetching the buckets of a position's children side by side before a branchless search
 in each made the largest 5x4 tier (620,337 positions) 8-11% faster to find and 5-17% faster to

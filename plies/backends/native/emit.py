@@ -605,6 +605,7 @@ class CEmitter:
         functions = self.functions()
         self.lines = []
         self.sync_planes()
+        self.plane_slot()
         self.line("static void initial_state(state_t *s)")
         self.line("{")
         self.level += 1
@@ -686,6 +687,27 @@ class CEmitter:
             for j, value in enumerate(grid.values):
                 self.line(f"    if (s->s[{grid.offset} + i] == {value}) "
                           f"s->p[{grid.base + j}] |= {bits}[i];")
+            self.line("}")
+        self.level -= 1
+        self.line("}")
+        self.line("")
+
+    def plane_slot(self) -> None:
+        """``plane_slot(s, i)``: the planes' bits of slot ``i`` set from its value, where the
+        slot is a cell of a planed grid (the solve by tiers rewrites a few slots of a state
+        from one key to the next: ``unpack_next`` in tiers.c)."""
+        self.line("static inline void plane_slot(state_t *s, int i)")
+        self.line("{")
+        self.level += 1
+        self.line("(void)s; (void)i;")
+        for grid in self.planes.values():
+            cells = range(grid.offset, grid.offset + grid.rows * grid.cols)
+            bits = self.table("bits", tuple(grid.bit(k) for k in cells), "uint64_t")
+            self.line(f"if (i >= {grid.offset} && i < {grid.offset + len(cells)}) {{")
+            self.line(f"    uint64_t b = {bits}[i - {grid.offset}];")
+            for j, value in enumerate(grid.values):
+                self.line(f"    s->p[{grid.base + j}] = (s->p[{grid.base + j}] & ~b) | "
+                          f"(b & -(uint64_t)(s->s[i] == {value}));")
             self.line("}")
         self.level -= 1
         self.line("}")

@@ -94,8 +94,9 @@ static int tier_setup(const int64_t *spec)
 }
 
 /* unpack_next: a key's state from the last key's (unpack_last), rewriting only the slots from
-   the least significant up to the first whose remaining quotient is the last key's: the keys of
-   a chunk are sorted, so most neighbours differ only in their low-order slots.
+   the least significant up to the first whose remaining quotient is the last key's (and their
+   bits in the planes: plane_slot, emitted with sync_planes): the keys of a chunk are sorted,
+   so most neighbours differ only in their low-order slots.
    unpack_rest[j] is the last key divided by the weight of slot j - 1 (what is left once slots
    j.. are taken off); unpack_ready is 0 until a key was unpacked since the spec was read. */
 static void unpack_next(uint64_t k, state_t *s)
@@ -105,6 +106,7 @@ static void unpack_next(uint64_t k, state_t *s)
         const pack_slot_t *p = &packing_slots[j];
         uint64_t a = low / (uint64_t)p->radix;
         s->s[p->slot] = (slot_t)p->values[low - a * (uint64_t)p->radix];  /* fits: tier_setup */
+        plane_slot(s, (int)p->slot);  /* its bits in the planes of its grid, if planed */
         if (unpack_ready && unpack_rest[j] == a) return;  /* the slots before j are as they were */
         unpack_rest[j] = a;
         low = a;
@@ -289,11 +291,12 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
     if (!found_grow(8 * n + 64)) kind = F_MEMORY;
     else if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
-        state_t s;  /* kept from key to key: unpack_next rewrites the slots that changed */
+        state_t s;  /* kept from key to key: unpack_next rewrites the slots that changed, and
+                       their bits in the planes (the first key rewrites every slot) */
+        memset(&s, 0, sizeof s);
         for (; i < n; i++) {
             int64_t utility;
             unpack_next(keys[i], &s);
-            sync_planes(&s);  /* the bit planes of its grids, from its cells */
             if (outcome(&s, &utility)) continue;
             expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
             expand(&s, &x);
@@ -442,10 +445,10 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
     if (setjmp(w->escape) == 0) {
         ply_t *p = ply_at(0);
         state_t s;  /* as in plies_tier_found */
+        memset(&s, 0, sizeof s);
         for (; i < n && !kind; i++) {
             int64_t utility, value, far;
             unpack_next(keys[i], &s);
-            sync_planes(&s);
             if (outcome(&s, &utility)) {
                 value = utility;
                 far = 0;
