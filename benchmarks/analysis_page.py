@@ -392,7 +392,7 @@ one process and 3.0 GB, and two workers were slower than one. Without the mirror
 together made about 800,000 positions a second of CPU (each position is expanded twice: to find its children, then
 to value it), short of the 3 million issue 19 asks for: the game's rules take about a quarter
 of the time, unpacking keys and packing children a third, the sorting and the searches most of
-the rest (with the mirror and the two changes above, 1.1-1.6 million positions a second of CPU
+the rest (with the mirror and the two changes above, 1.0-1.6 million positions a second of CPU
 in the table, each of them standing for about two). Unpacking each key from the one before (a chunk's keys are sorted, so mostly only the
 low-order slots change), finding a child's changed slots as a bit mask without a branch per
 slot, and fetching the buckets of a position's children side by side before a branchless search
