@@ -234,6 +234,13 @@ def check_identity(directory: Path, meta: dict, identity: dict) -> None:
             f"{directory} has format version {meta.get('format_version')}; this plies writes "
             f"version {F.FORMAT_VERSION}: give another directory")
     for name, wanted in identity.items():
+        if name == "symmetries" and "symmetries" not in meta and all(
+                meta.get(k) == v for k, v in identity.items() if k != name):
+            raise F.SolutionDirectoryError(
+                f"{directory} holds {meta.get('title', '?')} solved without its symmetries "
+                f"({', '.join(wanted)}), as plies solved before it used them: it is read as it "
+                "is (query, analyze --db, play --db, serve --db); give another directory to "
+                "solve it with them")
         if meta.get(name) != wanted:
             theirs, ours = meta.get("title", "?"), identity.get("title", "?")
             what = f"{theirs}, not {ours}" if theirs != ours else \

@@ -206,3 +206,19 @@ def test_from_a_start_that_is_not_its_own_image(tmp_path, native):
     assert summary.positions == len({pack(s) for s in whole.graph.states})
     assert summary.positions < whole.positions
     every_position_reads_as_the_whole_game(tmp_path / "sol", whole)
+
+
+def test_solving_again_into_a_directory_solved_before_the_symmetries_says_so(tmp_path):
+    (tmp_path / "plain.game").write_text(plain("connect4"))
+    earlier = tmp_path / "earlier"
+    args = ["-p", "width=4", "-p", "height=3", "--strong", "--db", str(earlier)]
+    assert runner.invoke(app, ["solve", str(tmp_path / "plain.game"), *args]).exit_code == 0
+    meta = json.loads((earlier / "solution.json").read_text())
+    meta["source"] = find_game("connect4").read_text()  # what the earlier plies kept
+    meta["source_sha256"] = hashlib.sha256(meta["source"].encode()).hexdigest()
+    (earlier / "solution.json").write_text(json.dumps(meta))
+    again = runner.invoke(app, ["solve", "connect4", *args])
+    assert again.exit_code == 1
+    assert "holds connect4 (width=4, height=3) solved without its symmetries (mirror), as " \
+           "plies solved before it used them: it is read as it is" in again.output
+    assert "Traceback" not in again.output
