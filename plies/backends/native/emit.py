@@ -604,8 +604,8 @@ class CEmitter:
         self.state = "s"
         functions = self.functions()
         self.lines = []
-        self.sync_planes()
         self.plane_slot()
+        self.sync_planes()
         self.line("static void initial_state(state_t *s)")
         self.line("{")
         self.level += 1
@@ -670,28 +670,6 @@ class CEmitter:
                             "\n".join(self.lines)))
         return written
 
-    def sync_planes(self) -> None:
-        """``sync_planes(s)``: the planes (``PlaneGrid``) set from the cells, for a state not
-        made by the rules: the initial state, a state from Python, one the solve by tiers
-        unpacks. The rules' Stores keep them up to date from then on."""
-        self.line("static void sync_planes(state_t *s)")
-        self.line("{")
-        self.level += 1
-        self.line("(void)s;")
-        if self.planes:
-            self.line("memset(s->p, 0, sizeof s->p);")
-        for grid in self.planes.values():
-            cells = range(grid.offset, grid.offset + grid.rows * grid.cols)
-            bits = self.table("bits", tuple(grid.bit(k) for k in cells), "uint64_t")
-            self.line(f"for (int i = 0; i < {len(cells)}; i++) {{")
-            for j, value in enumerate(grid.values):
-                self.line(f"    if (s->s[{grid.offset} + i] == {value}) "
-                          f"s->p[{grid.base + j}] |= {bits}[i];")
-            self.line("}")
-        self.level -= 1
-        self.line("}")
-        self.line("")
-
     def plane_slot(self) -> None:
         """``plane_slot(s, i)``: the planes' bits of slot ``i`` set from its value, where the
         slot is a cell of a planed grid (the solve by tiers rewrites a few slots of a state
@@ -709,6 +687,23 @@ class CEmitter:
                 self.line(f"    s->p[{grid.base + j}] = (s->p[{grid.base + j}] & ~b) | "
                           f"(b & -(uint64_t)(s->s[i] == {value}));")
             self.line("}")
+        self.level -= 1
+        self.line("}")
+        self.line("")
+
+    def sync_planes(self) -> None:
+        """``sync_planes(s)``: the planes (``PlaneGrid``) set from the cells, each by
+        ``plane_slot``, for a state not made by the rules: the initial state, a state from
+        Python. The rules' Stores keep them up to date from then on."""
+        self.line("static void sync_planes(state_t *s)")
+        self.line("{")
+        self.level += 1
+        self.line("(void)s;")
+        if self.planes:
+            self.line("memset(s->p, 0, sizeof s->p);")
+        for grid in self.planes.values():
+            end = grid.offset + grid.rows * grid.cols
+            self.line(f"for (int i = {grid.offset}; i < {end}; i++) plane_slot(s, i);")
         self.level -= 1
         self.line("}")
         self.line("")
