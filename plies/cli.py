@@ -579,7 +579,8 @@ def analyze(
         return
     model = _loaded_at(game, params, moves)
     if db is not None:
-        stored = _stored_solution(db)
+        from plies.commands.solution import stored_solution
+        stored = stored_solution(db)
         stored.check_fits(model)
         analysis = stored.analysis(moves)
     else:
@@ -604,10 +605,10 @@ def query(
 ) -> None:
     """Read a strong solution: a position's moves with values and remoteness, as analyze does."""
     from plies.commands.analysis import analysis_text
-    from plies.commands.database import SolutionDatabase
+    from plies.commands.solution import stored_solution
     if export is not None and export not in ("csv", "jsonl"):
         raise UsageError(f"--export takes csv or jsonl; got '{export}'")
-    stored = _stored_solution(file)
+    stored = stored_solution(file)
     if export is not None:
         if output is None:
             stored.export(sys.stdout, export)
@@ -623,15 +624,6 @@ def query(
     # the database's texts are shown with any control characters escaped (plies writes none)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json
                else printable(analysis_text(analysis), keep="\n"))
-
-
-def _stored_solution(path: Path):
-    """A strong solution on disk: a solution directory, or an SQLite database."""
-    if path.is_dir():
-        from plies.commands.solution import SolutionDirectory
-        return SolutionDirectory(path)
-    from plies.commands.database import SolutionDatabase
-    return SolutionDatabase(path)
 
 
 def _loaded_at(game, params, moves):

@@ -329,6 +329,16 @@ def _json_value(value):
     return str(value)
 
 
+def stored_solution(path: str | Path):
+    """A strong solution on disk, opened for reading: a solution directory, or an SQLite
+    database (``commands.database``); both answer ``check_fits``, ``analysis`` and
+    ``close``."""
+    if Path(path).is_dir():
+        return SolutionDirectory(path)
+    from plies.commands.database import SolutionDatabase
+    return SolutionDatabase(path)
+
+
 class SolutionDirectory:
     """A finished solution directory opened for reading."""
 
@@ -481,4 +491,4 @@ class SolutionDirectory:
 
 
 __all__ = ["SolutionDirectory", "SolutionDirectoryError", "is_directory", "solve_to_directory",
-           "tier_game", "identity", "run_solve", "summary_text"]
+           "stored_solution", "tier_game", "identity", "run_solve", "summary_text"]

@@ -149,13 +149,8 @@ class Session:
     def _open_db(self):
         """The ``--db`` solution: a solution directory (``solve --strong --db DIR``, solved by
         tiers) or an SQLite database; both answer ``analysis(moves)`` the same way."""
-        from pathlib import Path
-        if Path(self.db).is_dir():
-            from plies.commands.solution import SolutionDirectory
-            stored = SolutionDirectory(self.db)
-        else:
-            from plies.commands.database import SolutionDatabase
-            stored = SolutionDatabase(self.db)
+        from plies.commands.solution import stored_solution
+        stored = stored_solution(self.db)
         try:
             stored.check_fits(self.current.model)
         except PliesError:
