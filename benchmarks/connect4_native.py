@@ -3,7 +3,8 @@
 ``python -m benchmarks.connect4_native`` times ``--backend native`` on games/connect4.game (the
 same search as ``plies solve games/connect4.game --backend native``) against
 ``baselines/connect4.c``, a hand-written bitboard solver compiled with ``cc -O3`` (and
-``-mpopcnt`` where the native back end uses it) for each board, on 6x4 and 5x5 (and 6x5 with
+the processor flags the native back end uses, ``-mpopcnt`` and ``-mavx2`` where the processor
+has them) for each board, on 6x4 and 5x5 (and 6x5 with
 ``--slow``). Each run is a fresh process, the sides alternate (native, C, native, ...), and
 the ratio is the median over the turns of the native side's time over the C solver's in the
 same turn, as ``benchmarks.harness`` does; CPU time for one thread, the wall clock when
@@ -35,8 +36,9 @@ SLOW_BOARDS = [(6, 5)]
 
 def build_baseline(width: int, height: int) -> Path:
     """``baselines/connect4.c`` compiled for one board (``-DWIDTH -DHEIGHT``) with ``-O3`` and
-    the processor flags the native back end builds with (``-mpopcnt`` where the processor has
-    it: the bit counts of the threats are then one instruction on both sides), cached by the
+    the processor flags the native back end builds with (``-mpopcnt`` and ``-mavx2`` where the
+    processor has them: the bit counts of the threats are then one instruction on both sides,
+    and the compiler may use vectors on both), cached by the
     source's and the flags' hash in the temporary directory.
 
     Raises:

@@ -184,4 +184,4 @@ def test_a_module_built_for_other_processor_flags_has_another_name(monkeypatch):
 
 def test_the_processor_flags_are_only_the_ones_plies_knows():
     from plies.backends.native import build
-    assert set(build.machine_flags()) <= {"-mpopcnt"}
+    assert set(build.machine_flags()) <= {"-mpopcnt", "-mavx2"}

@@ -202,3 +202,37 @@ def test_two_grids_with_planes_find_pythons_ends(native):
     assert expected.terminal[-1] > 0
     result, expected = game.solve("auto"), model.solve("auto")
     assert (result.value, result.nodes) == (expected.value, expected.nodes)
+
+
+def test_planes_in_several_directions_are_tested_in_a_vectors_lanes():
+    """Where lines fit in more than one direction, the emitted line tests and threats have a
+    vector's lanes (PLANE_VECTORS, where the build targets AVX2) beside the scalar code; a
+    grid whose lines fit one direction only keeps the scalar code alone."""
+    def source(**params):
+        return emit(lower(plies.load("connect4", **params).checked))
+    four = source(width=7, height=5)
+    for name in ("plane_lines_5_7_4", "plane_threats_5_7_4"):
+        body = four[four.index(f"{name}("):]
+        body = body[:body.index("\n}")]
+        assert "#if PLANE_VECTORS" in body and "const plane_v s = {1, 6, 7, 5}" in body
+    flat = source(width=6, height=3)  # no column of 4, no diagonal: along the rows only
+    body = flat[flat.index("plane_lines_3_6_4("):]
+    assert "PLANE_VECTORS" not in body[:body.index("\n}")]
+
+
+@pytest.mark.parametrize("name, params, most", [
+    ("connect4", dict(width=5, height=4), 14), ("gomoku", dict(width=5, height=4, k=3), 12)])
+def test_planes_one_direction_after_another_find_pythons_ends(native, monkeypatch, name,
+                                                              params, most):
+    """Built without the processor flags (no AVX2: the scalar line tests and threats, as on a
+    processor without vectors), the planes find Python's ends and count Python's nodes."""
+    from plies.backends.native import build
+    monkeypatch.setattr(build, "machine_flags", lambda: ())
+    model = plies.load(name, **params)
+    game = native(model)
+    for state in playout_states(model, 4, seed=5, most=most):
+        result, expected = game.perft(2, state=state), perft(model, 2, state=state)
+        assert (result.counts, result.terminal) == (list(expected.counts),
+                                                    list(expected.terminal))
+    result, expected = game.solve("auto"), model.solve("auto")
+    assert (result.value, result.nodes) == (expected.value, expected.nodes)

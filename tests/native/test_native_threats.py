@@ -40,6 +40,17 @@ def test_native_threats_over_the_cells_agree_with_a_brute_force(native, rows, co
     check_counts(lambda state: game.solve("auto", state=state).value, model, rows, cols, 30)
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(5, 4), (6, 7)])
+def test_native_threats_one_direction_after_another_agree(native, monkeypatch, rows, cols):
+    """Built without the processor flags (no AVX2: the planes' scalar threats, not a
+    vector's lanes)."""
+    from plies.backends.native import build
+    monkeypatch.setattr(build, "machine_flags", lambda: ())
+    model = load_source(threats_game(rows, cols), "threats.game")
+    game = native(model)
+    check_counts(lambda state: game.solve("auto", state=state).value, model, rows, cols, 30)
+
+
 MIXED = """
 game mixed
 players a max, b min

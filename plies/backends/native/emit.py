@@ -331,6 +331,25 @@ class PlaneGrid:
         return steps
 
 
+def plane_lanes(grid: PlaneGrid, length: int) -> str | None:
+    """The shifts of a vector's four lanes for the directions in which ``length`` cells in a
+    row fit ``grid`` (a direction repeated where there are fewer: a lane's result is or-ed
+    in, so a repeat changes nothing); None where there is only one direction, which a vector
+    does not speed up."""
+    steps = grid.steps(length)
+    if len(steps) < 2:
+        return None
+    return ", ".join(str(step) for step in (steps * 4)[:4])
+
+
+def vectorised(vector: str, scalar: str, lanes: str | None) -> str:
+    """A function's body over the lanes of a vector where the build has them (PLANE_VECTORS,
+    runtime.h), else one direction after another; the scalar body alone without lanes."""
+    if not lanes or not vector:
+        return scalar
+    return f"#if PLANE_VECTORS\n{vector}#else\n{scalar}#endif\n"
+
+
 def standard_lines(grid: tuple[int, int, int], length: int) -> set[frozenset[int]]:
     """The cells of every ``length`` cells in a row, a column or a diagonal of a grid
     (offset, rows, cols): the lines a shift test over its planes finds."""
@@ -711,26 +730,34 @@ class CEmitter:
     def plane_lines(self, grid: PlaneGrid, length: int) -> str:
         """The name of a C function: whether some ``length`` cells in a row (a row, a column
         or a diagonal) are set in a plane of ``grid``: the starts of runs found by shifting
-        and masking, doubling the run each step, in each direction that has such lines."""
+        and masking, doubling the run each step, in each direction that has such lines (all
+        directions at once in the lanes of a vector, with PLANE_VECTORS)."""
         rows, cols, h = grid.rows, grid.cols, grid.rows + 1
         name = f"plane_lines_{rows}_{cols}_{length}"
         if ("function", name) in self.table_names:
             return name
         self.table_names[("function", name)] = name
+        runs = []  # the shifts of the run's doubling, in steps
+        run = 1
+        while 2 * run <= length:
+            runs.append(run)
+            run *= 2
+        if run < length:
+            runs.append(length - run)
         body = []
         for step in grid.steps(length):
             body.append("m = p;")
-            run = 1
-            while 2 * run <= length:
-                body.append(f"m &= m >> {run * step};")
-                run *= 2
-            if run < length:
-                body.append(f"m &= m >> {(length - run) * step};")
+            body += [f"m &= m >> {r * step};" for r in runs]
             body.append("r |= m;")
+        scalar = (f"    uint64_t m, r = 0; (void)m;\n    {' '.join(body)}\n"
+                  f"    return r != 0;\n")
+        lanes = plane_lanes(grid, length)
+        vector = (f"    const plane_v s = {{{lanes}}};\n    plane_v m = {{p, p, p, p}};\n"
+                  f"    {' '.join(f'm &= m >> (s * {r});' for r in runs)}\n"
+                  f"    return (m[0] | m[1] | m[2] | m[3]) != 0;\n")
         self.tables.append(
             f"/* {length} in a row in a plane of a {rows}x{cols} grid ({h} bits a column) */\n"
-            f"static inline int {name}(uint64_t p)\n{{\n"
-            f"    uint64_t m, r = 0; (void)m;\n    {' '.join(body)}\n    return r != 0;\n}}")
+            f"static inline int {name}(uint64_t p)\n{{\n{vectorised(vector, scalar, lanes)}}}")
         return name
 
     def returning(self, name: str, code: str) -> None:
@@ -748,34 +775,47 @@ class CEmitter:
         direction of a shift by ``step``, ``v << j * step`` has a cell's bit set when the cell
         j steps before it is set in ``v``, ``v >> j * step`` when the one j steps after it
         is; a run that would leave the grid meets a guard bit or the end of the word, which
-        are never set (``PlaneGrid``)."""
+        are never set (``PlaneGrid``). With PLANE_VECTORS, every direction at once in the
+        lanes of a vector."""
         rows, cols, h = grid.rows, grid.cols, grid.rows + 1
         name = f"plane_threats_{rows}_{cols}_{length}"
         if ("function", name) in self.table_names:
             return name
         self.table_names[("function", name)] = name
         need = length - 1
+
+        def around(word: str, shift) -> list[str]:
+            """The declarations of a1..a{need} and b1..b{need}, and the terms of a threat."""
+            before = [f"a{j} = {f'a{j - 1} & ' if j > 1 else ''}({word} << {shift(j)})"
+                      for j in range(1, need + 1)]
+            after = [f"b{j} = {f'b{j - 1} & ' if j > 1 else ''}({word} >> {shift(j)})"
+                     for j in range(1, need + 1)]
+            splits = [" & ".join([f"a{a}"] * (a > 0) + [f"b{need - a}"] * (need - a > 0))
+                      for a in range(need + 1)]
+            return [", ".join(before), ", ".join(after), " | ".join(f"({x})" for x in splits)]
+
         body = []
         for step in grid.steps(length) if length > 1 else ():
             # the shifts stay below 64: k cells in a row fit the grid in this direction
             assert need * step < PLANE_BITS
-            before = [f"a{j} = {f'a{j - 1} & ' if j > 1 else ''}(v << {j * step})"
-                      for j in range(1, need + 1)]
-            after = [f"b{j} = {f'b{j - 1} & ' if j > 1 else ''}(v >> {j * step})"
-                     for j in range(1, need + 1)]
-            splits = [" & ".join([f"a{a}"] * (a > 0) + [f"b{need - a}"] * (need - a > 0))
-                      for a in range(need + 1)]
-            body.append(f"{{ uint64_t {', '.join(before)};")
-            body.append(f"  uint64_t {', '.join(after)};")
-            body.append(f"  m |= {' | '.join(f'({split})' for split in splits)}; }}")
+            before, after, terms = around("v", lambda j, step=step: j * step)
+            body += [f"{{ uint64_t {before};", f"  uint64_t {after};", f"  m |= {terms}; }}"]
         if length == 1:
             body.append("m = ~(uint64_t)0;  /* a cell alone is one in a row */")
-        text = "\n    ".join(body)
+        scalar = "    uint64_t m = 0; (void)v;\n    " + "\n    ".join(body) + "\n"
+        lanes = plane_lanes(grid, length) if length > 1 else None
+        vector = ""
+        if lanes:
+            before, after, terms = around("w", lambda j: f"(s * {j})")
+            vector = (f"    const plane_v s = {{{lanes}}}, w = {{v, v, v, v}};\n"
+                      f"    plane_v {before};\n    plane_v {after};\n"
+                      f"    plane_v n = {terms};\n"
+                      f"    uint64_t m = n[0] | n[1] | n[2] | n[3];\n")
         self.tables.append(
             f"/* threats: cells of f that, set in v, would be {length} in a row in a "
             f"{rows}x{cols} grid ({h} bits a column) */\n"
             f"static inline int64_t {name}(uint64_t v, uint64_t f)\n{{\n"
-            f"    uint64_t m = 0; (void)v;\n    {text}\n    return bit_count(m & f);\n}}")
+            f"{vectorised(vector, scalar, lanes)}    return bit_count(m & f);\n}}")
         return name
 
     def pack_key(self) -> None:

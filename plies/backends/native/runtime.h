@@ -22,6 +22,18 @@
    PLANES: the bit planes of the grids that line tests and threats read, where they fit 64
    bits (the emitter's PlaneGrid): derived from the cells, set by sync_planes and kept up to date by
    every write into a cell; nothing but line tests and threats read them (not the key). */
+/* PLANE_VECTORS: the planes' line tests and threats (the emitter's plane_lines and
+   plane_threats) shift a plane in every direction at once, in the four lanes of a vector
+   (GCC's vector extension), where the build targets AVX2 (build.py's machine_flags): the
+   threats of a 7x5 plane in about 3.5 ns instead of 8 (Connect Four 7x5 about 5% faster);
+   one direction after another elsewhere, where a vector would be emulated. */
+#if defined(__AVX2__) && defined(__GNUC__)
+#define PLANE_VECTORS 1
+typedef uint64_t plane_v __attribute__((vector_size(32)));
+#else
+#define PLANE_VECTORS 0
+#endif
+
 typedef SLOT_TYPE slot_t;
 typedef INDEX_TYPE index_t;  /* the numbers in the tables of lines: int16_t where they fit */
 #if PLANES
