@@ -754,7 +754,7 @@ class CEmitter:
         lanes = plane_lanes(grid, length)
         vector = (f"    const plane_v s = {{{lanes}}};\n    plane_v m = {{p, p, p, p}};\n"
                   f"    {' '.join(f'm &= m >> (s * {r});' for r in runs)}\n"
-                  f"    return (m[0] | m[1] | m[2] | m[3]) != 0;\n")
+                  f"    return plane_any(m);\n")
         self.tables.append(
             f"/* {length} in a row in a plane of a {rows}x{cols} grid ({h} bits a column) */\n"
             f"static inline int {name}(uint64_t p)\n{{\n{vectorised(vector, scalar, lanes)}}}")
@@ -810,7 +810,7 @@ class CEmitter:
             vector = (f"    const plane_v s = {{{lanes}}}, w = {{v, v, v, v}};\n"
                       f"    plane_v {before};\n    plane_v {after};\n"
                       f"    plane_v n = {terms};\n"
-                      f"    uint64_t m = n[0] | n[1] | n[2] | n[3];\n")
+                      f"    uint64_t m = plane_or(n);\n")
         self.tables.append(
             f"/* threats: cells of f that, set in v, would be {length} in a row in a "
             f"{rows}x{cols} grid ({h} bits a column) */\n"

@@ -29,7 +29,17 @@
    one direction after another elsewhere, where a vector would be emulated. */
 #if defined(__AVX2__) && defined(__GNUC__)
 #define PLANE_VECTORS 1
+#include <immintrin.h>
 typedef uint64_t plane_v __attribute__((vector_size(32)));
+/* whether a lane has a bit set (one test of the whole vector) */
+static inline int plane_any(plane_v m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
+/* the lanes or-ed into one word */
+static inline uint64_t plane_or(plane_v m)
+{
+    __m128i x = _mm_or_si128(_mm256_castsi256_si128((__m256i)m),
+                             _mm256_extracti128_si256((__m256i)m, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x)));
+}
 #else
 #define PLANE_VECTORS 0
 #endif
