@@ -128,8 +128,12 @@ class Limits:
             now = perf_counter()
             done, spent = nodes - self.last_nodes, now - self.last_time
             if done > 0 and spent > 0:
-                # Aim at one clock read every CHECK_SECONDS, whatever the game's speed.
-                self.interval = max(16, min(1 << 16, int(done / spent * CHECK_SECONDS)))
+                # Aim at one clock read every CHECK_SECONDS, whatever the game's speed, growing
+                # at most fourfold a read: the first nodes of a search can be far cheaper than
+                # the rest (Gomoku 15x15's first 64 took microseconds, and the 65,536 that
+                # interval then asked for took 30 s, past a --timeout of 2).
+                self.interval = max(16, min(1 << 16, 4 * self.interval,
+                                            int(done / spent * CHECK_SECONDS)))
             self.last_nodes, self.last_time = nodes, now
             if self.deadline is not None and now >= self.deadline:
                 raise SearchStopped("timeout")

@@ -218,3 +218,31 @@ def test_a_stopped_null_window_search_reports_the_bound_its_passes_proved():
 
 def test_a_search_that_finishes_reports_no_root_moves():
     assert solve(TicTacToe()).root_moves is None
+
+
+def test_the_clock_interval_grows_at_most_fourfold_a_read(monkeypatch):
+    """Nodes that came fast at first (microseconds for 64) do not buy the next read 65,536
+    nodes later: the interval grows fourfold at most, so a search whose later nodes are slow
+    still reads the clock in time (Gomoku 15x15 with --timeout 2 ran 31 s)."""
+    from plies.solvers import limits as limits_module
+    clock = [100.0]
+    monkeypatch.setattr(limits_module, "perf_counter", lambda: clock[0])
+    limits = limits_module.Limits(timeout=2)
+    nodes, interval = 0, limits.interval
+    for _ in range(4):
+        clock[0] += 1e-6  # each batch of nodes as fast as can be
+        following = limits.check(nodes + interval)
+        assert following - (nodes + interval) == 4 * interval
+        nodes, interval = nodes + interval, 4 * interval
+
+
+def test_a_timeout_holds_on_a_game_whose_first_nodes_are_its_cheapest():
+    """Gomoku 15x15's first nodes take microseconds and the later ones milliseconds."""
+    import time
+
+    import plies
+    game = plies.load("gomoku")
+    started = time.perf_counter()
+    result = game.solve("auto", timeout=1)
+    assert result.stopped == "timeout"
+    assert time.perf_counter() - started < 15  # a hang guard: it ran 31 s before
