@@ -339,7 +339,8 @@ from the last tier found) to the same bytes; the tests kill a solve of Connect F
 way and compare. A directory holding another game, other parameters or another start, or
 written in another format version, is refused, never reused.
 
-Each tier is split into chunks that `--workers N` processes solve (all cores by default); a
+Each tier is split into chunks that `--workers N` processes solve (all cores by default, and
+never more than one a core of this machine: the output says when it asked for more); a
 tier is where they meet, and the chunks are merged in the order of the keys, so any number of
 workers writes the same bytes. `--engine ray` runs the same chunks as Ray tasks (`pip install
 'plies[ray]'`): on one machine it starts a local cluster of `--workers` CPUs; for several,

@@ -210,8 +210,11 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
     import time
 
     from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
+    asked = workers
     if workers is None:
         workers = workers_default()
+    if address is None:  # on this machine: a process a core (more would only wait for one,
+        workers = min(workers, workers_default())  # each with its memory: --workers 100000)
     if engine == "ray":
         runner = RayEngine(address, workers if address is None else None)
     elif workers > 1:
@@ -275,6 +278,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
         "solved_now": summary.solved_now,
         "seconds": round(summary.seconds, 3),
         "workers": runner.workers,
+        "workers_asked": asked if asked is not None and asked > workers else None,
         "engine": "ray" if engine == "ray" else "processes" if workers > 1 else "one process",
         "directory": str(path),
         "bytes": summary.bytes,
@@ -302,6 +306,8 @@ def summary_text(summary: dict) -> str:
         ("method", summary["method"]),
         ("time", f"{summary['seconds']:.3f} s, {summary['engine']}"
                  + (f" ({summary['workers']} workers)" if summary["workers"] > 1 else "")
+                 + (f"; {summary['workers_asked']:,} workers asked for, one a core here"
+                    if summary.get("workers_asked") else "")
                  + (f"; {kept} tiers were solved before" if kept else "")),
         ("directory", f"{summary['directory']}: {summary['bytes'] / 1e6:.1f} MB "
                       f"({summary['bytes'] / max(positions, 1):.1f} bytes a position)"),

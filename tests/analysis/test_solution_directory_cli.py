@@ -144,3 +144,19 @@ def test_a_solution_of_a_later_position_answers_only_after_its_moves(tmp_path, w
     assert result.exit_code == 2
     assert f"--from: {target} starts after place(1,1); give moves that begin with those" \
         in result.output
+
+
+def test_workers_are_at_most_one_a_core(tmp_path):
+    """--workers 100000 started a process for each (thousands, gigabytes); on one machine
+    there is at most one a core, and the output says so."""
+    from plies.solvers.engines import workers_default
+    cores = workers_default()
+    result = run("solve", "nim", "-p", "heaps=[2,2]", "--strong", "--db", str(tmp_path / "a"),
+                 "--workers", "100000", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["workers"], summary["workers_asked"]) == (cores, 100000)
+    result = run("solve", "nim", "-p", "heaps=[2,2]", "--strong", "--db", str(tmp_path / "b"),
+                 "--workers", "100000")
+    assert result.exit_code == 0, result.output
+    assert "100,000 workers asked for, one a core here" in result.stdout
