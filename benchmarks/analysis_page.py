@@ -254,8 +254,10 @@ brute force over all pure strategies on random stochastic games.
 
 {{STRONG}}
 
-The database is SQLite: nothing to install, and any SQLite client reads it. Its schema is
-stable (the `game` table records its version):
+The database is SQLite: nothing to install, and any SQLite client reads it. A file already
+at the `--db` name is replaced only where it is this game's database (the same parameters and
+start, solved again); any other file is refused before the solve, never overwritten. Its
+schema is stable (the `game` table records its version):
 
 - `game`, one row: the game's name, file, parameters (JSON), players (JSON), the counts of
   positions, terminal positions and moves, the start's position id and the moves leading to

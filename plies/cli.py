@@ -673,6 +673,7 @@ def _strong_solve(model, moves, db, as_json, max_positions=None, timeout=None) -
 
     if db is not None:
         database.check_writable(db)
+        database.check_replaceable(db, model, moves)
     try:
         with game_errors(model, moves):
             solution = strong_solve(model, model.play_all(moves), max_positions=max_positions,

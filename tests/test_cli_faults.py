@@ -303,6 +303,30 @@ def test_tree_to_a_read_only_file(tmp_path):
     assert result.stderr == f"error: cannot write {target}: Permission denied\n"
 
 
+def test_a_database_replaces_only_the_same_games_database(tmp_path):
+    """--db FILE.db replaced any file there, the user's notes or another game's database
+    (then read under the old name); a solution directory is never reused, nor now a file."""
+    notes = tmp_path / "notes.db"
+    notes.write_text("my notes\n")
+    result = run("solve", "tictactoe", "--strong", "--db", str(notes))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: cannot write {notes}: the file there is not a database "
+                             "this plies wrote; give another file name, or remove it first\n")
+    assert notes.read_text() == "my notes\n"
+    ttt = tmp_path / "t.db"
+    for _ in range(2):  # the same game's solution: solved again, replaced
+        assert run("solve", "nim", "-p", "heaps=[1,2]", "--strong", "--db", str(ttt)) \
+            .exit_code == 0
+    for other in (["nim"], ["nim", "-p", "heaps=[2,2]"], ["nim", "-p", "heaps=[1,2]",
+                                                         "--from", "take(0,1)"]):
+        result = run("solve", *other, "--strong", "--db", str(ttt))
+        assert result.exit_code == 2, other
+        assert result.stderr == (f"error: cannot write {ttt}: it holds the solution of nim "
+                                 "(heaps=[1, 2], misere=false), not this one; give another file "
+                                 "name (a database is replaced only by the same game's "
+                                 "solution)\n")
+
+
 # ---- choices, names and the version --------------------------------------------------------------
 
 

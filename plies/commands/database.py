@@ -305,9 +305,46 @@ def check_writable(path: str | Path, option: str = "--db") -> None:
         raise UsageError(f"cannot write {path}: there is no folder {path.parent}")
 
 
+def check_replaceable(path: str | Path, model, start_moves: list[str]) -> None:
+    """Refuse to replace a file other than this game's database, before the work of solving:
+    an existing file at ``path`` is replaced only where it is a plies database of the same
+    game, parameters and start (solved again), never a file of the user's or another game's
+    solution (as a solution directory is never reused).
+
+    Raises:
+        UsageError: the file is not a plies database, or holds another solution.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return
+    try:
+        stored = SolutionDatabase(path)
+    except (DatabaseError, UsageError):
+        raise UsageError(f"cannot write {path}: the file there is not a database this plies "
+                         "wrote; give another file name, or remove it first") from None
+    try:
+        params = {name: json_param(value) for name, value in getattr(model, "params", {}).items()}
+        same = (stored.game.name, stored.params, stored.start_moves) == \
+            (model.name, json.loads(json.dumps(params)), list(start_moves))
+        theirs = f"{stored.game.name}" + (f" ({_param_text(stored.params)})"
+                                          if stored.params else "")
+    finally:
+        stored.close()
+    if not same:
+        raise UsageError(f"cannot write {path}: it holds the solution of {theirs}"
+                         f"{' from ' + ' '.join(stored.start_moves) if stored.start_moves else ''}"
+                         ", not this one; give another file name (a database is replaced only "
+                         "by the same game's solution)")
+
+
+def _param_text(params: dict) -> str:
+    return ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())
+
+
 def write(path: str | Path, model, solution: StrongSolution,
           start_moves: list[str] | None = None) -> Written:
-    """Store a strong solution in a new SQLite file at ``path`` (replacing any file there).
+    """Store a strong solution in a new SQLite file at ``path``, replacing any file there (the
+    command line first checks that it is this game's database: ``check_replaceable``).
 
     ``start_moves`` are the moves from the game's start to the solution's first position.
 
