@@ -95,3 +95,13 @@ def test_a_build_is_announced_where_it_is_asked_for(native, tmp_path, monkeypatc
     with_backend(load_source(text.replace("n < 3", "n <= 2"), "announced.game"), "native",
                  notes.append)  # another game, built without a word
     assert len(notes) == 1
+
+
+def test_perft_after_a_search_with_threads(native):
+    """A module keeps its globals between calls: a perft after a search asked for two
+    threads went parallel itself once past the helpers' start (a crash: found by the fuzz
+    tests' tic-tac-toe, solved natively with every core before test_perft_native)."""
+    import plies
+    game = native(plies.load("tictactoe"))
+    assert game.solve("auto", threads=2).value == 0
+    assert game.perft(9).counts == [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]

@@ -626,7 +626,7 @@ static void perft_walk(const state_t *s, int d, int depth, int terminal)
     expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
     int64_t denominator;
     if (to_move(s) == 0) chance_expand(s, &x, &denominator);
-    else expand(s, &x);
+    else if (!expand(s, &x) && x.n == 0) fault(F_NO_MOVES, -1, 0, 0);
     for (int i = 0; i < x.n; i++) {
         me->path[d] = i;
         perft_walk(&p->buf[i].st, d + 1, depth, p->buf[i].terminal);
@@ -681,6 +681,9 @@ static void free_worker(worker_t *w)
 
 static void start(double timeout, int64_t most_nodes)
 {
+    /* one thread until plies_solve asks for more: a module keeps its globals from one call to
+       the next, and a perft after a search with --threads went parallel on no table (a crash) */
+    threads = wanted_threads = 1;
     max_nodes = most_nodes;
     interrupted = 0;
     stop_all = 0;
