@@ -327,6 +327,35 @@ def test_a_database_replaces_only_the_same_games_database(tmp_path):
                                  "solution)\n")
 
 
+NO_MOVES = """game w
+players a max, b min
+state
+  n: 0..1 = 0
+move go when false { n = 1 }
+terminal n == 1
+utility 0
+"""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_perft_reports_a_position_without_moves_as_solve_does(tmp_path, backend):
+    """perft counted 0 positions below a non-terminal position without moves, and exited 0."""
+    if backend == "native":
+        pytest.importorskip("cffi")
+    game = tmp_path / "nomoves.game"
+    game.write_text(NO_MOVES)
+    result = run("perft", str(game), "--depth", "3", "--backend", backend)
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        "nomoves.game:6:10: error: the game is not over here, but a (MAX) has no legal move\n"
+        "    6 | terminal n == 1\n"
+        "      |          ^^^^^^\n"
+        "  hint: say in `terminal` that the game ends in this position, or give the player a "
+        "move here\n"
+        "  moves from the start: (none: the initial state)\n")
+    assert "Traceback" not in result.output
+
+
 # ---- choices, names and the version --------------------------------------------------------------
 
 

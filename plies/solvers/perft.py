@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import NoMovesError
 from .limits import Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, Game
 
@@ -66,6 +67,8 @@ def perft(game: Game, depth: int, *, state=None, distinct: bool = False,
                     children = [game.result(state, o) for o, _ in game.chance_outcomes(state)]
                 else:
                     children = [child for _, child in game.successors(state)]
+                    if not children:  # as every solver says it (the game's fault, not a count)
+                        raise NoMovesError("a non-terminal state has no legal moves")
                 for child in children:
                     following[child] = following.get(child, 0) + ways
             layer = following
