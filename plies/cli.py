@@ -135,8 +135,10 @@ def _reports_errors(command):
                 _fail(as_json, 1, "solver", f"error: {error}", moves=error.moves)
             _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
         except (PliesError, solvers.SolverError, ValueError) as error:
+            deep = isinstance(error, solvers.GameTooDeepError) and "depth" in kwargs
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
-                  f"error: {error}", moves=getattr(error, "moves", None),
+                  f"error: {error}" + (" (--depth)" if deep else ""),
+                  moves=getattr(error, "moves", None),
                   stopped_by=getattr(error, "stopped_by", None))
         except MemoryError:
             _fail(as_json, 1, "error", "error: plies ran out of memory: give the command "

@@ -356,6 +356,19 @@ def test_perft_reports_a_position_without_moves_as_solve_does(tmp_path, backend)
     assert "Traceback" not in result.output
 
 
+def test_a_game_too_deep_names_depth_only_where_the_command_has_it(tmp_path):
+    """The solvers' message named --depth for every command, analyze's too (it has none)."""
+    game = tmp_path / "up.game"
+    game.write_text("game up\nplayers a max, b min\nstate\n  n: int = 0\nmove up { n += 1 }\n"
+                    "terminal false\nutility 0\n")
+    result = run("solve", str(game))
+    assert result.exit_code == 1
+    assert re.fullmatch(r"error: the game is deeper than [\d,]+ plies, and no position repeats: "
+                        r"a search of it needs a depth limit \(--depth\)\n", result.stderr)
+    from plies.solvers import GameTooDeepError
+    assert "--depth" not in str(GameTooDeepError(100))
+
+
 # ---- choices, names and the version --------------------------------------------------------------
 
 

@@ -77,5 +77,6 @@ class GameTooDeepError(SolverError):
     def __init__(self, plies: int) -> None:
         self.plies = plies
         super().__init__(
-            f"the game is deeper than {plies} plies; give a depth limit (--depth) to search it"
+            f"the game is deeper than {plies:,} plies, and no position repeats: a search of it "
+            "needs a depth limit"
         )
