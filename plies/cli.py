@@ -1107,6 +1107,8 @@ def _side(model, side: str) -> str:
     roles = {name: role.upper() for name, role in model.checked.players}
     if side in roles:
         return roles[side]
+    if side in ("max", "min"):  # the roles as a game file writes them
+        return side.upper()
     names = ", ".join(roles)
     raise UsageError(f"--as takes MAX, MIN, both, none or a player's name ({names}); "
                      f"got '{side}'")

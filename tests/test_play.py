@@ -42,6 +42,14 @@ def test_a_losing_move_is_called_out():
     assert "game abandoned" in result.stdout
 
 
+def test_as_takes_the_role_as_a_game_file_writes_it():
+    """`--as min` was refused: game files write the roles max and min."""
+    lower, upper = (play("tictactoe", "--as", side, moves="place(0,1)\nquit\n")
+                    for side in ("min", "MIN"))
+    assert lower.exit_code == 0, lower.output
+    assert lower.stdout == upper.stdout
+
+
 def test_illegal_input_hint_and_undo():
     result = play("tictactoe", moves="place(5,5)\nhint\nplace(0,0)\nundo\n5\nquit\n")
     out = result.stdout
