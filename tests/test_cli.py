@@ -121,6 +121,14 @@ def test_illegal_move_in_from_names_it_and_lists_the_legal_ones():
         "place(0,1) place(0,2) place(1,0) place(1,2) place(2,0) place(2,1) place(2,2)")
 
 
+def test_a_from_that_is_not_a_move_is_a_usage_error_too():
+    """Malformed move text in --from exited 1 without its option's name."""
+    result = run("solve", "tictactoe", "--from", "garbage(((")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --from: 'garbage(((' is not a move: moves are written like "
+                             "place(1,2) or hold\n")
+
+
 def test_unknown_game_is_a_usage_error():
     result = run("solve", "tictactoo")
     assert result.exit_code == 2

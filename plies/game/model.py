@@ -105,9 +105,15 @@ class GameModel:
         """The state after the move written ``text``; the move must be legal there.
 
         Raises:
-            IllegalMoveError: the move is not legal (the message lists the legal ones).
+            IllegalMoveError: the move is not legal (the message lists the legal ones), or
+                ``text`` is not a move's text.
         """
-        wanted = self.parse_move(text)
+        try:
+            wanted = self.parse_move(text)
+        except IllegalMoveError:
+            raise
+        except ValueError as error:  # not a move's text at all: as illegal as any other
+            raise IllegalMoveError(str(error)) from None
         if self.is_terminal(state):
             raise IllegalMoveError(f"'{text}' cannot be played: the game is already over")
         if self.to_move(state) == CHANCE:
