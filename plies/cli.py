@@ -292,6 +292,9 @@ def solve(
         raise UsageError("--db stores a strong solution: add --strong")
     if threads is not None and backend != "native":
         raise UsageError("--threads is for the native search: add --backend native")
+    if strong and depth is not None:
+        raise UsageError("--depth limits a search; --strong values every position to the end "
+                         "of the game: give one of them")
     params, ranges = parse_params(param)
     moves = from_moves.split() if from_moves else []
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,

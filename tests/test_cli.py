@@ -129,6 +129,14 @@ def test_a_from_that_is_not_a_move_is_a_usage_error_too():
                              "place(1,2) or hold\n")
 
 
+def test_depth_with_strong_is_a_usage_error():
+    """--strong --depth 3 ignored the depth without a word."""
+    result = run("solve", "tictactoe", "--strong", "--depth", "3")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --depth limits a search; --strong values every position to "
+                             "the end of the game: give one of them\n")
+
+
 def test_unknown_game_is_a_usage_error():
     result = run("solve", "tictactoo")
     assert result.exit_code == 2
