@@ -820,6 +820,8 @@ def fmt(
     from plies.commands.formatter import format_file
     from plies.frontend.vocabulary import plural
     for path in files:
+        if path.is_dir():  # as every other command says it
+            raise UsageError(f"'{path}' is not a file")
         if not path.is_file():
             raise UsageError(f"no game file '{path}'")
     changed = failed = 0

@@ -247,6 +247,13 @@ def test_fmt_of_a_missing_file_is_a_usage_error(tmp_path):
     assert result.stderr == f"error: no game file '{tmp_path / 'none.game'}'\n"
 
 
+def test_fmt_of_a_folder_says_it_is_not_a_file(tmp_path):
+    """As every other command says it (fmt said there was no game file)."""
+    result = CliRunner().invoke(app, ["fmt", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: '{tmp_path}' is not a file\n"
+
+
 def test_fmt_of_a_binary_file_says_so(tmp_path):
     binary = tmp_path / "b.game"
     binary.write_bytes(b"game g\n\xff\xfe\n")
