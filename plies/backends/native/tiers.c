@@ -114,16 +114,27 @@ static void unpack_next(uint64_t k, state_t *s)
     unpack_ready = 1;
 }
 
+/* CANONICAL KEYS, as least_key in plies/solvers/symmetry.py: a position's key is the least
+   of its own and its images' under the symmetries */
+static inline uint64_t least_key(uint64_t key, const uint64_t *images)
+{
+    for (int64_t g = 0; g < symmetry_count; g++)
+        if (images[g] < key) key = images[g];
+    return key;
+}
+
 /* The key and tier of a child from its parent's, through the slots the move changed (a move
    changes few; a key is the sum of each slot's code times its weight, the same number as
-   Python's mixed radix packing), and with symmetries the keys of its images from the
-   parent's images' (`images`: the parent's in, the child's out; the slot i of a state is the
-   slot image_slot[g][i] of its image): 0 when a value of the child has no slot code. */
+   Python's mixed radix packing): *key, the parent's own key in and the child's canonical key
+   out, its images' keys made from the parent's (`images`, from image_keys; the slot i of a
+   state is the slot image_slot[g][i] of its image); 0 when a value of the child has no slot
+   code. */
 static int child_key(const state_t *parent, const state_t *child, uint64_t *key, int64_t *tier,
-                     uint64_t *images)
+                     const uint64_t *images)
 {
     uint64_t k = *key;
     int64_t t = *tier;
+    for (int64_t g = 0; g < symmetry_count; g++) child_images[g] = images[g];
     for (int from = 0; from < SLOTS; from += 64) {
         /* the changed slots as bits, found without a branch per slot (which slots a move
            changes varies from child to child: branches on it are mispredicted), then
@@ -153,20 +164,20 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
                 const pack_slot_t *q = slot_packing[image_slot[g * SLOTS + i]];
                 uint64_t u = (uint64_t)(now - q->base);
                 if (u >= (uint64_t)q->span || q->codes[u] < 0) return 0;
-                images[g] += (uint64_t)(q->codes[u] - q->codes[was - q->base]) * q->weight;
+                child_images[g] +=
+                    (uint64_t)(q->codes[u] - q->codes[was - q->base]) * q->weight;
             }
         }
     }
-    *key = k;
+    *key = least_key(k, child_images);
     *tier = t;
     return 1;
 }
 
-/* CANONICAL KEYS, as least_key in plies/solvers/symmetry.py: a position's key is the least
-   of its own and its images' under the symmetries, which keep the tier (the solve uses them
-   only then: tier_symmetries in plies/commands/solution.py). image_keys: the keys of the
-   images of s, 0 when an image has a value without a slot code; a child's come from its
-   parent's through the slots its move changed (child_key). */
+/* The keys of the images of s under the symmetries, which keep the tier (the solve uses them
+   only then: tier_symmetries in plies/commands/solution.py); 0 when an image has a value
+   without a slot code. A child's come from its parent's through the slots its move changed
+   (child_key). */
 static int image_keys(const state_t *s, uint64_t *images)
 {
     for (int64_t g = 0; g < symmetry_count; g++) {
@@ -181,13 +192,6 @@ static int image_keys(const state_t *s, uint64_t *images)
         images[g] = k;
     }
     return 1;
-}
-
-static inline uint64_t least_key(uint64_t key, const uint64_t *images)
-{
-    for (int64_t g = 0; g < symmetry_count; g++)
-        if (images[g] < key) key = images[g];
-    return key;
 }
 
 static int64_t tier_of_state(const state_t *s)
@@ -307,13 +311,12 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
             for (int c = 0; c < x.n; c++, at++) {
                 uint64_t key = keys[i];
                 int64_t t = tier;
-                for (int64_t g = 0; g < symmetry_count; g++) child_images[g] = parent_images[g];
-                if (!child_key(&s, &p->buf[c].st, &key, &t, child_images)) {
+                if (!child_key(&s, &p->buf[c].st, &key, &t, parent_images)) {
                     kind = TIER_PACK;
                     break;
                 }
                 if (t < tier) { kind = TIER_LOWER; break; }
-                found_keys[at] = least_key(key, child_images);
+                found_keys[at] = key;
                 found_tiers[at] = t;
             }
             if (kind) break;
@@ -468,12 +471,10 @@ int plies_tier_values(const int64_t *spec, const uint64_t *keys, int64_t n, int6
                 for (int c = 0; c < x.n; c++) {
                     uint64_t key = keys[i];
                     int64_t tier = here;
-                    for (int64_t g = 0; g < symmetry_count; g++) child_images[g] = parent_images[g];
-                    if (!child_key(&s, &p->buf[c].st, &key, &tier, child_images)) {
+                    if (!child_key(&s, &p->buf[c].st, &key, &tier, parent_images)) {
                         kind = TIER_PACK;
                         break;
                     }
-                    key = least_key(key, child_images);
                     int64_t t = last;
                     if (t >= ntiers || tier_ids[t] != tier) {
                         t = 0;
