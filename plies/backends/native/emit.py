@@ -345,7 +345,7 @@ def plane_lanes(grid: PlaneGrid, length: int) -> str | None:
 def vectorised(vector: str, scalar: str, lanes: str | None) -> str:
     """A function's body over the lanes of a vector where the build has them (PLANE_VECTORS,
     runtime.h), else one direction after another; the scalar body alone without lanes."""
-    if not lanes or not vector:
+    if not lanes:
         return scalar
     return f"#if PLANE_VECTORS\n{vector}#else\n{scalar}#endif\n"
 
