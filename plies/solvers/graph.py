@@ -42,15 +42,18 @@ class TooManyPositionsError(SolverError):
 
 
 class SolveStoppedError(SolverError):
-    """The time limit stopped a strong solve: no position's value is known.
+    """The time limit, or a cancel, stopped a strong solve: no position's value is known.
 
     Attributes:
-        stopped_by: Why it stopped: ``timeout``.
+        stopped_by: Why it stopped: ``timeout`` or ``cancelled``.
     """
 
-    def __init__(self, stopped_by: str, timeout: float, doing: str) -> None:
+    def __init__(self, stopped_by: str, timeout: float | None, doing: str) -> None:
         self.stopped_by = stopped_by
-        super().__init__(f"stopped at --timeout ({timeout:g} s) while {doing}")
+        if stopped_by == "cancelled":
+            super().__init__(f"cancelled while {doing}")
+        else:
+            super().__init__(f"stopped at --timeout ({timeout:g} s) while {doing}")
 
 
 class PositionFailedError(SolverError):
@@ -183,13 +186,14 @@ def explore(
         start: The first position (default: the initial state).
         max_positions: Refuse games with more positions than this.
         progress: Called with the number of positions found so far, every 65,536 of them.
-        limits: A time limit (``Limits(timeout=...)``), read between positions and inside a
-            position whose rules loop for long (``limits.count_work``). None: no limit of its own.
+        limits: A time limit or a cancel (``Limits(timeout=..., cancel=...)``), read between
+            positions and inside a position whose rules loop for long (``limits.count_work``).
+            None: no limit of its own.
 
     Raises:
         TooManyPositionsError: more than ``max_positions`` positions.
         PositionFailedError: a game method failed; the original error is its ``__cause__``.
-        SolveStoppedError: the time limit of ``limits`` was reached.
+        SolveStoppedError: the time limit of ``limits`` was reached, or it was cancelled.
     """
     # From here the work of the game's rules counts against the limits; without them, against
     # those of whoever called (plies play's time for one step).
@@ -274,7 +278,7 @@ def explore(
                 next_check = min(next_report, next_limit)
     except TooManyPositionsError:
         raise
-    except SearchStopped as stop:  # the time limit, between positions or inside one
+    except SearchStopped as stop:  # the time limit or a cancel, between positions or inside one
         if limits is None:
             raise  # the limits of the caller, who catches it
         raise SolveStoppedError(stop.reason, limits.timeout,

@@ -15,11 +15,18 @@ times nested), so node counts alone cannot keep a limit. A game whose rules loop
 itself with ``count_work``; about every ``CHECK_SECONDS`` the limits of the running search then
 read the clock, count ``WORK_PER_NODE`` units as one node against ``max_nodes``, and raise
 ``SearchStopped`` from inside the game's code, which the search catches as it catches Ctrl-C.
+The meter that counts this work is one per thread: each thread's rules report to the limits of
+the search that thread started last (``plies serve`` runs a solve in one thread while it
+answers requests in another, each under limits of its own).
+
+A search run for someone else (a solve that a web page asked for) can be cancelled: its limits
+then hold an event (``cancel``), read at each check, between positions and inside one.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
@@ -68,12 +75,14 @@ class Progress:
 
 
 class Limits:
-    """The limits of one search: a node budget, a time budget and a progress callback.
+    """The limits of one search: a node budget, a time budget, a progress callback, a cancel.
 
     Args:
         max_nodes: Stop after visiting this many states.
         timeout: Stop after this many seconds.
         progress: Called with a ``Progress`` about every 0.25 s.
+        cancel: Stop (``SearchStopped("cancelled")``) once this event is set, from another
+            thread; read about every ``CHECK_SECONDS``, inside a costly position too.
     """
 
     def __init__(
@@ -81,15 +90,17 @@ class Limits:
         max_nodes: int | None = None,
         timeout: float | None = None,
         progress: Callable[[Progress], object] | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.max_nodes = max_nodes
         self.timeout = timeout
         self.progress = progress
+        self.cancel = cancel
         self.depth: int | None = None
         self.started = perf_counter()
         self.deadline = None if timeout is None else self.started + timeout
         self.next_report = self.started + REPORT_SECONDS
-        self.clocked = timeout is not None or progress is not None
+        self.clocked = timeout is not None or progress is not None or cancel is not None
         self.interval = 64
         self.last_nodes = 0
         self.last_time = self.started
@@ -113,8 +124,8 @@ class Limits:
         Called as a search starts: from then on, the work that game code counts
         (``count_work``) is checked against these limits.
         """
-        global _watching, _work_given, _work_left
-        _watching, _work_given, _work_left = self, 0, 0  # the next count reports to these
+        meter = _meter  # this thread's: the next count of its rules reports to these limits
+        meter.watching, meter.given, meter.left = self, 0, 0
         search = sys._getframe(1)  # not kept: the frame holds the search's table
         self.searcher = (id(search), search.f_code)
         return self._threshold(0)
@@ -137,6 +148,8 @@ class Limits:
             self.last_nodes, self.last_time = nodes, now
             if self.deadline is not None and now >= self.deadline:
                 raise SearchStopped("timeout")
+            if self.cancel is not None and self.cancel.is_set():
+                raise SearchStopped("cancelled")
             if self.progress is not None and now >= self.next_report:
                 self.next_report = now + REPORT_SECONDS
                 seconds = now - self.started
@@ -165,6 +178,8 @@ class Limits:
             reason = "max-nodes"
         elif self.deadline is not None and now >= self.deadline:
             reason = "timeout"
+        elif self.cancel is not None and self.cancel.is_set():
+            reason = "cancelled"
         if reason is not None:
             if self._searching():
                 raise SearchStopped(reason)
@@ -202,13 +217,19 @@ def stop_reason(stop: BaseException) -> str:
     return stop.reason if isinstance(stop, SearchStopped) else "interrupted"
 
 
-# The work meter: module state, since one search runs at a time (the CLI and play run one).
-_watching: Limits | None = None
-"""The limits of the search started last; work is checked against them."""
-_work_given = 0
-"""The interval handed out by the last report."""
-_work_left = 0
-"""Units of work until the next report."""
+class _Meter(threading.local):
+    """The work meter of one thread: the rules a thread runs report to the limits of the
+    search that thread started last, never to another thread's."""
+
+    watching: Limits | None = None
+    """The limits of the search this thread started last; work is checked against them."""
+    given = 0
+    """The interval handed out by the last report."""
+    left = 0
+    """Units of work until the next report."""
+
+
+_meter = _Meter()
 
 
 def count_work(units: int) -> None:
@@ -219,17 +240,17 @@ def count_work(units: int) -> None:
     ``CHECK_SECONDS`` the search's limits read the clock, and this raises SearchStopped when
     one is reached. Without limits it costs a subtraction and a comparison.
     """
-    global _work_left
-    _work_left -= units
-    if _work_left < 0:
-        _report_work()
+    meter = _meter
+    left = meter.left - units
+    meter.left = left
+    if left < 0:
+        _report_work(meter)
 
 
-def _report_work() -> None:
+def _report_work(meter: _Meter) -> None:
     """Hand the work counted since the last report to the watching limits (which may stop the
     search) and take the next interval."""
-    global _work_given, _work_left
-    used = _work_given - _work_left
-    _work_given = _work_left = 0  # a clean meter if the limits raise SearchStopped
-    interval = UNWATCHED_INTERVAL if _watching is None else _watching.check_work(used)
-    _work_given = _work_left = interval
+    used = meter.given - meter.left
+    meter.given = meter.left = 0  # a clean meter if the limits raise SearchStopped
+    interval = UNWATCHED_INTERVAL if meter.watching is None else meter.watching.check_work(used)
+    meter.given = meter.left = interval

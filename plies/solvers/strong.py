@@ -13,6 +13,7 @@ moves are best (by value first, then by remoteness: the winner hurries, the lose
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
@@ -154,6 +155,7 @@ def strong_solve(
     exact_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
     timeout: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> StrongSolution:
     """The value and remoteness of every position reachable from ``state``.
 
@@ -169,20 +171,24 @@ def strong_solve(
         timeout: Seconds for the whole solve. The clock is read between the positions found,
             inside a position whose rules loop for long, and once the positions are all found
             (valuing them is not stopped half way).
+        cancel: Stop once this event is set (from another thread), read as ``timeout`` is.
 
     Raises:
         TooManyPositionsError: more than ``max_positions`` positions.
-        SolveStoppedError: ``timeout`` was reached.
+        SolveStoppedError: ``timeout`` was reached, or ``cancel`` was set.
         PositionFailedError: a game method failed while exploring (the cause is attached).
         EndlessPlayError: a value depends on the worth of endless play, which is not declared.
         NotStoppingError: a game with chance that the players can keep going forever.
     """
     started = perf_counter()
-    limits = None if timeout is None else Limits(timeout=timeout)
+    limits = None if timeout is None and cancel is None else Limits(timeout=timeout,
+                                                                     cancel=cancel)
     graph = explore(game, state, max_positions=max_positions, progress=progress, limits=limits)
-    if limits is not None and perf_counter() >= limits.deadline:
-        raise SolveStoppedError("timeout", timeout,
-                                f"finding the positions ({len(graph):,} found, none valued)")
+    doing = f"finding the positions ({len(graph):,} found, none valued)"
+    if timeout is not None and perf_counter() >= limits.deadline:
+        raise SolveStoppedError("timeout", timeout, doing)
+    if cancel is not None and cancel.is_set():
+        raise SolveStoppedError("cancelled", timeout, doing)
     explored = perf_counter()
     endless = getattr(game, "endless_value", None)
     if CHANCE not in graph.roles:

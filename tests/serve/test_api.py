@@ -292,6 +292,50 @@ def test_a_solve_can_be_cancelled_and_the_server_answers_meanwhile():
         assert state == "cancelled"
 
 
+ENDLESS_MOVE = """game endless
+players A max, B min
+state
+  n: 0..1 = 0
+  x: int = 0
+move go when n == 0 {
+  for i in 1..10000 { for j in 1..10000 { for k in 1..10000 { x = i + j - k } } }
+  n = 1
+}
+terminal n == 1
+utility 0
+"""
+"""A game whose one move takes 10^12 rounds of its rules: its solve is stuck in one position."""
+
+
+@pytest.mark.timeout(60)  # a hang guard, not a speed test
+def test_a_solve_stuck_inside_one_position_can_be_cancelled():
+    session = Session(ENDLESS_MOVE, "endless.game", {})
+    with TestClient(create_app(session)) as client:
+        job = client.post("/api/solve", json={}).json()
+        assert job["state"] == "running"
+        time.sleep(0.2)  # inside the move's loops by now
+        client.post(f"/api/jobs/{job['id']}/cancel", json={})
+        for _ in range(400):
+            job = client.get(f"/api/jobs/{job['id']}").json()
+            if job["state"] != "running":
+                break
+            time.sleep(0.05)
+        assert (job["state"], job["message"]) == ("cancelled", "cancelled")
+
+
+@pytest.mark.timeout(60)
+def test_closing_the_session_stops_a_solve_stuck_inside_one_position():
+    session = Session(ENDLESS_MOVE, "endless.game", {})
+    job = session.solve_job()
+    time.sleep(0.2)
+    session.close()
+    for _ in range(400):
+        if job.state != "running":
+            break
+        time.sleep(0.05)
+    assert job.state == "cancelled"
+
+
 def test_a_game_too_big_to_solve_whole_is_analysed_position_by_position():
     with served("tictactoe", max_positions=100) as client:
         job = client.post("/api/solve", json={}).json()

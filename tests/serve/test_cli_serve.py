@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 
+import pytest
 from typer.testing import CliRunner
 
 from plies.cli import app
@@ -63,3 +68,29 @@ def test_a_port_out_of_range_is_a_usage_error():
     done = runner.invoke(app, ["serve", "tictactoe", "--port", "70000"])
     assert done.exit_code == 2
     assert "70000 is not in the range 0<=x<=65535" in done.output
+
+
+@pytest.mark.timeout(120)  # a hang guard: before, the process never ended
+def test_ctrl_c_stops_a_solve_stuck_inside_one_position(tmp_path):
+    """Ctrl-C cancels the running solve, even inside one costly position's rules, and the
+    server ends without a traceback."""
+    pytest.importorskip("uvicorn", reason="plies serve needs the web extra: pip install '.[web]'")
+    from tests.serve.test_api import ENDLESS_MOVE
+    path = tmp_path / "endless.game"
+    path.write_text(ENDLESS_MOVE, encoding="utf-8")
+    program = "import sys; sys.argv[0] = 'plies'\nfrom plies.cli import app; app()"
+    server = subprocess.Popen([sys.executable, "-c", program, "serve", str(path), "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split(" at ")[1].split()[0]
+        request = urllib.request.Request(url + "api/solve", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert json.load(answer)["state"] == "running"
+        time.sleep(0.3)  # inside the move's loops by now
+        server.send_signal(signal.SIGINT)
+        _, errors = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert server.returncode == 0
+    assert "Traceback" not in errors

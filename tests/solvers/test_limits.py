@@ -1,9 +1,13 @@
 """Node and time limits, Ctrl-C, progress reports and depth-limited search."""
 
+import threading
+
 import pytest
 
 from plies.solvers import solve
-from plies.solvers.limits import count_work
+from plies.solvers.graph import SolveStoppedError
+from plies.solvers.limits import Limits, count_work
+from plies.solvers.strong import strong_solve
 
 from .games import Interrupting, Nim, Piglet, TicTacToe, Tree
 
@@ -185,6 +189,35 @@ def test_work_counted_outside_a_search_is_never_stopped():
     solve(TicTacToe(), max_nodes=10)
     for _ in range(1000):
         count_work(100_000)
+
+
+@pytest.mark.timeout(60)  # a hang guard: with one meter for all threads, the search never ends
+def test_each_thread_counts_its_rules_work_against_its_own_limits():
+    """plies serve runs a solve in one thread and answers requests in another: a search that
+    one thread starts does not take the work meter of the other's."""
+    results = []
+    searching = threading.Thread(
+        target=lambda: results.append(solve(Toiling(easy=50), timeout=0.3)))
+    searching.start()
+    unlimited = Limits()
+    rounds = 0
+    while searching.is_alive():
+        unlimited.first_check()  # another search starts, in this thread, without limits
+        count_work(100_000)
+        rounds += 1
+        searching.join(0.01)
+    assert results[0].stopped == "timeout"
+    assert unlimited.work == 100_000 * rounds  # this thread's work, none of the other's
+
+
+@pytest.mark.timeout(60)  # a hang guard, not a speed test
+def test_a_cancel_stops_a_solve_inside_one_position():
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    with pytest.raises(SolveStoppedError) as stopped:
+        strong_solve(Toiling(easy=50), cancel=cancel)
+    assert stopped.value.stopped_by == "cancelled"
+    assert str(stopped.value).startswith("cancelled while finding the positions (")
 
 
 @pytest.mark.parametrize("algorithm", ALL)
