@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
 import os
 import sys
 from contextvars import ContextVar
@@ -90,6 +91,13 @@ BackendOption = Annotated[Literal["python", "native"], typer.Option(
     "--backend", envvar="PLIES_BACKEND",
     help="python, or native: the rules and the search compiled to C (needs cffi and a C "
          "compiler; see docs/native.md).")]
+
+
+def _seconds(value: float | None) -> float | None:
+    """A seconds option's value, refused when it is nan or inf: Click's range lets them by."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number of seconds.")
+    return value
 
 
 def _version(value: bool) -> None:
@@ -251,7 +259,8 @@ def solve(
     max_nodes: Annotated[Optional[int], typer.Option(
         "--max-nodes", min=1, help="Stop after N nodes with the best result so far.")] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop after S seconds with the best result so far.")] = None,
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop after S seconds with the best result so far.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Solve the position after these moves, "
                                         "e.g. \"place(1,1) place(0,0)\".")] = None,
@@ -564,7 +573,8 @@ def analyze(
                                        "it, each move is searched on its own, without "
                                        "remoteness.")] = 5_000_000,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop after S seconds with an error (no value is known "
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop after S seconds with an error (no value is known "
                                    "before the end); with a range, each combination's "
                                    "search stops there, as solve's does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -759,7 +769,7 @@ def validate(
     seed: Annotated[int, typer.Option(
         "--seed", help="With --explore: seed of the random games.")] = 0,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0,
+        "--timeout", min=0.0, callback=_seconds,
         help="With --explore: stop exploring each file after S seconds and report what was "
              "found (not exhaustive).")] = None,
 ) -> None:
@@ -854,7 +864,8 @@ def run_tests(
         "--max-nodes", min=1, help="Most positions a perft count, or nodes a value search, "
                                    "may take in one check.")] = 10_000_000,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop after S seconds in all: the check running then, and "
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop after S seconds in all: the check running then, and "
                                    "the tests not yet run, are errors.")] = None,
 ) -> None:
     """Run the `test` blocks of game files: moves, terminal, utility, perft, value."""
@@ -898,7 +909,8 @@ def perft(
         "--max-nodes", min=1, help="Stop after making the moves of N positions; the depths "
                                    "counted in full are shown.")] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop after S seconds; the depths counted in full are "
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop after S seconds; the depths counted in full are "
                                    "shown.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     backend: BackendOption = "python",
@@ -1077,7 +1089,8 @@ def play(
     chance: Annotated[Literal["auto", "manual"], typer.Option(
         "--chance", help="auto: roll chance events; manual: you type each outcome.")] = "auto",
     think: Annotated[float, typer.Option(
-        "--think", min=0.01, help="Seconds the solver may take per decision; past that it "
+        "--think", min=0.01, callback=_seconds,
+        help="Seconds the solver may take per decision; past that it "
                                   "plays and judges by its best estimate.")] = 2.0,
     param: ParamOption = None,
     db: Annotated[Optional[Path], typer.Option(
@@ -1142,7 +1155,8 @@ def explain(
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Explain the search from the position after these moves.")] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop recording the search after S seconds.")] = None,
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop recording the search after S seconds.")] = None,
     param: ParamOption = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the steps and the searched nodes as JSON.")] = False,
@@ -1180,7 +1194,8 @@ def tree(
     max_nodes: Annotated[int, typer.Option(
         "--max-nodes", min=1, help="Record at most N nodes of the search.")] = 20_000,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", min=0.0, help="Stop recording the search after S seconds.")] = None,
+        "--timeout", min=0.0, callback=_seconds,
+        help="Stop recording the search after S seconds.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Start from the position after these moves.")] = None,
     param: ParamOption = None,
@@ -1285,7 +1300,8 @@ def serve(
     open_browser: Annotated[bool, typer.Option(
         "--open", help="Open the page in a web browser.")] = False,
     timeout: Annotated[float, typer.Option(
-        "--timeout", min=0.01, help="Seconds a request may take: the rules of a position, "
+        "--timeout", min=0.01, callback=_seconds,
+        help="Seconds a request may take: the rules of a position, "
                                     "an analysis, a search to explain.")] = 10.0,
     max_positions: Annotated[int, typer.Option(
         "--max-positions", min=1, help="The most positions the strong solve of the whole game "

@@ -26,6 +26,8 @@ runner = CliRunner()
      "'alphabeta', 'expectiminimax'."),
     (["solve", "tictactoe", "--json", "--timeout", "soon"],
      "error: Invalid value for '--timeout': 'soon' is not a valid float range."),
+    (["solve", "tictactoe", "--json", "--timeout", "nan"],
+     "error: Invalid value for '--timeout': nan is not a finite number of seconds."),
     (["perft", "tictactoe", "--json", "--bogus"], "error: No such option: --bogus"),
     (["tree", "tictactoe", "--json", "--format", "gif"],
      "error: Invalid value for '--format' / '-f': 'gif' is not one of 'text', 'dot', 'svg', 'png', "
@@ -72,3 +74,29 @@ def test_a_game_that_does_not_exist_under_json(command):
     assert data["error"] == "usage"
     assert data["message"].startswith("error: no game file 'nosuch' and no shipped game of that "
                                       "name (shipped: ")
+
+
+SECONDS_OPTIONS = [
+    ["solve", "tictactoe", "--timeout"],
+    ["analyze", "tictactoe", "--timeout"],
+    ["validate", "games/tictactoe.game", "--explore", "--timeout"],
+    ["test", "games/tictactoe.game", "--timeout"],
+    ["perft", "tictactoe", "--depth", "1", "--timeout"],
+    ["play", "tictactoe", "--think"],
+    ["explain", "tictactoe", "--timeout"],
+    ["tree", "tictactoe", "--timeout"],
+    ["serve", "tictactoe", "--port", "0", "--timeout"],
+]
+
+
+@pytest.mark.timeout(60)  # a hang guard: serve would serve, play would wait for a move
+@pytest.mark.parametrize("args", SECONDS_OPTIONS, ids=lambda args: f"{args[0]} {args[-1]}")
+@pytest.mark.parametrize("value", ["nan", "inf", "NaN"])  # -inf is below each one's range
+def test_seconds_are_a_finite_number(args, value):
+    """Click's range lets nan and inf through a float option: every seconds option refuses
+    them as a usage error that names it."""
+    result = runner.invoke(app, [*args, value], input="")
+    assert result.exit_code == 2, result.output
+    shown = str(float(value))
+    assert (f"Invalid value for '{args[-1]}': {shown} is not a finite number of seconds."
+            in result.output)
