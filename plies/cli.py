@@ -33,6 +33,7 @@ from plies.game.loader import (check_source, display_path, find_game, load, load
                                       parse_param, read_source,
                                       validate_source)
 from plies.game.model import IllegalMoveError, value_text
+from plies.solvers.perft import PERFT_MEMORY
 from plies.solvers.perft import perft as count_positions
 
 class _Commands(TyperGroup):
@@ -903,6 +904,10 @@ def perft(
     param: ParamOption = None,
     distinct: Annotated[bool, typer.Option(
         "--distinct", help="Also count distinct positions (needs memory for each).")] = False,
+    memory: Annotated[Optional[str], typer.Option(
+        "--memory", metavar="SIZE", help="About how much memory the positions kept may take, "
+                                         "e.g. 512MB or 2GB (default 1GB); past it the count "
+                                         "stops with exit code 1.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Count from the position after these moves.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option(
@@ -916,6 +921,7 @@ def perft(
     backend: BackendOption = "python",
 ) -> None:
     """Count the positions at each depth from the start, to check the rules."""
+    budget = _memory(memory) or PERFT_MEMORY
     model = load(game, **_params(param))
     start = _start(model, from_moves)
     result = None
@@ -929,7 +935,7 @@ def perft(
     try:
         if result is None:
             result = count_positions(model, depth, state=start, distinct=distinct,
-                                     max_nodes=max_nodes, timeout=timeout)
+                                     max_nodes=max_nodes, timeout=timeout, memory=budget)
     except MemoryError:
         raise  # not a rule failing: said as such
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
@@ -940,6 +946,8 @@ def perft(
                                "terminal": result.terminal, "distinct": result.distinct,
                                "distinct_total": result.distinct_total,
                                "stopped": stopped}, indent=2))
+        if stopped == "memory":
+            raise typer.Exit(1)
         return
     header = f"{'depth':>5}  {'positions':>12}  {'terminal':>10}"
     if distinct:
@@ -952,10 +960,15 @@ def perft(
         typer.echo(row)
     if stopped is not None:
         more = {"max-nodes": "; --max-nodes N allows more",
-                "timeout": "; --timeout S allows more"}.get(stopped, "")
+                "timeout": "; --timeout S allows more",
+                "memory": "; --memory SIZE allows more"}.get(stopped, "")
         above = ": the depths above are counted in full" if result.counts else ""
-        typer.echo(f"stopped by {_STOPPED_BY.get(stopped, stopped)} while counting depth "
-                   f"{len(result.counts)}{above}{more}")
+        why = _STOPPED_BY.get(stopped, stopped)
+        if stopped == "memory":  # not a limit asked for: the count asked for is not done
+            why = f"memory (its positions would take more than {memory or '1GB'})"
+        typer.echo(f"stopped by {why} while counting depth {len(result.counts)}{above}{more}")
+        if stopped == "memory":
+            raise typer.Exit(1)
     elif distinct:
         typer.echo(f"distinct positions over all depths: {result.distinct_total:,}")
 

@@ -88,6 +88,40 @@ def test_perft_stopped_by_its_node_limit_keeps_the_depths_it_finished():
     ]
 
 
+def test_perft_stops_where_its_positions_would_pass_its_memory():
+    """perft keeps the distinct positions of a depth (with --distinct, all of them): --memory
+    bounds them (by default 1GB), and reaching it is an error, with the depths counted."""
+    result = run("perft", "tictactoe", "--depth", "9", "--distinct", "--memory", "100KB")
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines()[-2:] == [
+        "    3           504           0         252",
+        "stopped by memory (its positions would take more than 100KB) while counting depth 4: "
+        "the depths above are counted in full; --memory SIZE allows more",
+    ]
+    without = run("perft", "tictactoe", "--depth", "9", "--memory", "100KB", "--json")
+    assert without.exit_code == 1
+    assert json.loads(without.stdout)["stopped"] == "memory"
+    assert run("perft", "tictactoe", "--depth", "9", "--distinct",
+               "--memory", "1MB").exit_code == 0
+
+
+def test_perft_memory_bound_follows_the_positions_kept():
+    """The estimate of the positions' bytes keeps perft within its bound, measured."""
+    import tracemalloc
+
+    from plies.game.loader import load
+    from plies.solvers.perft import perft
+    game = load("connect4", width=5, height=4)
+    tracemalloc.start()
+    try:
+        counted = perft(game, 12, distinct=True, memory=20_000_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert counted.stopped == "memory"
+    assert peak < 25_000_000  # the positions, with a little room for the rest
+
+
 def test_perft_counts_natively_only_without_limits():
     # with a limit the count runs in Python after a note (issue 22, item 2), not refused
     result = run("perft", "tictactoe", "--depth", "2", "--timeout", "1", "--backend", "native")
