@@ -48,3 +48,36 @@ def test_parse_param_gives_the_same_errors_as_before():
         parse_param("5")
     assert parse_param("heaps=[1,2,3]") == ("heaps", (1, 2, 3))
     assert parse_param("p=1/2")[1] == _parsed_value("p", "1/2")
+
+
+@pytest.mark.parametrize(("value", "number"), [
+    ("99999999999999999999999", "99999999999999999999999"),
+    ("-1234567890123456789", "1234567890123456789"),
+    ("[1,99999999999999999999]", "99999999999999999999"),
+    ("1/10000000000000000000", "10000000000000000000"),
+])
+def test_a_number_with_too_many_digits_is_said_to_be_too_large(value, number):
+    """A literal has at most 18 digits (docs/language.md): a longer one is a value, too large."""
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    done = CliRunner().invoke(app, ["solve", "connect4", "-p", f"width={value}"])
+    assert done.exit_code == 2
+    assert done.output == (f"error: --param width: {number} is too large: a number has at most "
+                           f"18 digits (numbers lie within -10^18..10^18)\n")
+
+
+def test_a_range_is_refused_before_its_values_are_listed():
+    """A range end longer than a literal is too large; a span too wide is refused by its count
+    of combinations, before a list of its values is made (it would take all the memory)."""
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    done = CliRunner().invoke(app, ["solve", "connect4", "-p", "width=4..99999999999999999999"])
+    assert done.exit_code == 2
+    assert done.output == ("error: --param width: 99999999999999999999 is too large: a number "
+                           "has at most 18 digits (numbers lie within -10^18..10^18)\n")
+    done = CliRunner().invoke(app, ["solve", "connect4", "-p", "width=4..99999999999999999"])
+    assert done.exit_code == 2
+    assert done.output == ("error: the parameter ranges make 99,999,999,999,999,996 combinations; "
+                           "at most 1,000 are solved in one sweep\n")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from plies.errors import UsageError
-from plies.game.loader import load, parse_param
+from plies.game.loader import check_digits, load, parse_param
 from plies.game.model import GameModel, value_text
 from plies.solvers import RepeatedPositionError, SearchResult, SolverError
 from plies.solvers.graph import (TERMINAL, PositionFailedError, SolveStoppedError,
@@ -501,25 +501,26 @@ def parse_params(texts: list[str] | None) -> tuple[dict, dict[str, list[int]]]:
         UsageError: a malformed value, an empty range, or too many combinations.
     """
     fixed: dict = {}
-    ranges: dict[str, list[int]] = {}
+    spans: dict[str, range] = {}
     for text in texts or ():
         name, _, value = text.partition("=")
         match = _RANGE.match(value)
         if match and name.strip().isidentifier():
+            check_digits(name.strip(), value)
             low, high = int(match.group(1)), int(match.group(2))
             if low > high:
                 raise UsageError(f"--param {name.strip()}: the range {value.strip()} is empty")
-            ranges[name.strip()] = list(range(low, high + 1))
+            spans[name.strip()] = range(low, high + 1)
             continue
         key, parsed = parse_param(text)
         fixed[key] = parsed
     combinations = 1
-    for values in ranges.values():
-        combinations *= len(values)
+    for span in spans.values():
+        combinations *= span.stop - span.start  # not len(): it may pass a machine word
     if combinations > MAX_COMBINATIONS:
         raise UsageError(f"the parameter ranges make {combinations:,} combinations; "
                          f"at most {MAX_COMBINATIONS:,} are solved in one sweep")
-    return fixed, ranges
+    return fixed, {name: list(span) for name, span in spans.items()}
 
 
 @dataclass(frozen=True)

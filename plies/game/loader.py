@@ -102,12 +102,26 @@ def _parsed_value(name: str, text: str):
         program = parse(f"game p({name} = {text})\n", "--param")
         default = program.header.params[0].default
     except GameFileError:
+        check_digits(name, text)  # a value, but past the language's literals
         raise UsageError(f"--param {name}: '{text}' is not a value (write numbers like 5 "
                          f"or 1/2, true/false, or lists like [1,2,3])") from None
     value = _constant(default)
     if value is None:
         raise UsageError(f"--param {name}: '{text}' is not a constant value")
     return value
+
+
+def check_digits(name: str, text: str) -> None:
+    """Refuse a ``--param`` value with a number longer than the language's literals.
+
+    Raises:
+        UsageError: ``text`` holds a number of more than 18 digits, with the parameter's name.
+    """
+    from plies.frontend.parser import MAX_LITERAL_DIGITS
+    long = re.search(rf"[0-9]{{{MAX_LITERAL_DIGITS + 1},}}", text)
+    if long is not None:
+        raise UsageError(f"--param {name}: {long[0]} is too large: a number has at most "
+                         f"{MAX_LITERAL_DIGITS} digits (numbers lie within -10^18..10^18)")
 
 
 _WHOLE = r"-?[0-9]{1,18}"
