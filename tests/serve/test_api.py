@@ -455,3 +455,19 @@ def test_serve_refuses_a_game_with_errors(tmp_path):
     done = runner.invoke(cli, ["serve", str(broken), "--port", "0"])
     assert done.exit_code == 1
     assert "error: expected an expression after '+'" in done.output
+
+
+@pytest.mark.parametrize(("moves", "message"), [
+    ("drop(", "error: 'drop(' is not a move: moves are written like place(1,2) or hold"),
+    ("drop(2) drop(x)", "error: 'drop(x)': the arguments of a move are whole numbers"),
+    ("drop(9)", "error: 'drop(9)' is not legal here; the legal moves are: drop(2) drop(1) "
+                "drop(3) drop(0) drop(4)"),
+])
+def test_a_malformed_move_is_a_bad_request_while_the_solve_runs_too(moves, message):
+    """docs/web.md: 400 for a bad request, an illegal move among them; the analysis of a
+    position the solve has not reached yet said "pending" (200) for any moves at all."""
+    with served("connect4", {"width": 5, "height": 4}) as client:
+        answer = client.get("/api/analysis", params={"moves": moves})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "error", "message": message, "diagnostics": [],
+                             "moves": None}

@@ -203,8 +203,8 @@ class Session:
             finally:
                 stored.close()
             return self._judged(model, found.to_json(), "database")
+        state = self.rules(self.replay, model, moves)  # an illegal move: refused at once
         if loaded.solution is not None:
-            state = self.rules(self.replay, model, moves)
             i = loaded.solution.find(state)
             if i is not None:
                 found = analysis_of(model, moves, loaded.solution, i)
