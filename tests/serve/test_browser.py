@@ -366,6 +366,20 @@ def test_chance_outcomes_are_rolled_or_chosen(open_game):
     assert errors == []
 
 
+def test_the_note_on_the_last_move_keeps_its_line_before_it_is_known(open_game):
+    # it comes with the analysis of the position before, often after the position is drawn:
+    # the outcomes and the board below it must not move then (a press there would miss)
+    page, errors, _ = open_game("piglet")
+    assert page.inner_text("#last-move") == ""
+    empty = page.eval_on_selector("#last-move", "e => e.getBoundingClientRect().height")
+    page.click("#moves tbody tr[data-move='flip']")
+    page.wait_for_function("() => document.querySelector('#last-move').textContent"
+                           ".startsWith('flip: ')")
+    shown = page.eval_on_selector("#last-move", "e => e.getBoundingClientRect().height")
+    assert empty > 0 and shown == empty
+    assert errors == []
+
+
 def test_a_click_straddling_a_redraw_still_plays_its_move(open_game):
     # the page draws a position twice (when it arrives and when its analysis does): a press
     # before the second drawing and a release after it are still one click on the same button
@@ -373,6 +387,10 @@ def test_a_click_straddling_a_redraw_still_plays_its_move(open_game):
     page.click("#moves tbody tr[data-move='flip']")
     page.wait_for_selector("#chance:not([hidden]) #outcomes button")
     page.wait_for_function("() => !document.querySelector('#moves tbody').textContent.includes('…')")
+    # and the note on the move just played, which comes with the start's analysis: nothing
+    # arriving later may move the button between the press and the release
+    page.wait_for_function("() => document.querySelector('#last-move').textContent"
+                           ".startsWith('flip: ')")
     page.eval_on_selector("#outcomes button[data-move='heads']", "b => { b.seen = true; }")
     page.eval_on_selector("#moves tbody tr[data-move='tails']", "r => { r.seen = true; }")
     page.evaluate("() => { page.analysis = null; render(); }")  # the rows in the game's order
