@@ -598,7 +598,7 @@ def analyze(
         from plies.commands.solution import stored_solution
         stored = stored_solution(db)
         stored.check_fits(model)
-        analysis = stored.analysis(moves)
+        analysis = _stored_analysis(stored, moves)
     else:
         analysis = analyze_position(model, moves, max_positions=max_positions, timeout=timeout)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
@@ -636,10 +636,19 @@ def query(
             raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
         typer.echo(f"wrote {output}: {count:,} positions")
         return
-    analysis = stored.analysis(from_moves.split() if from_moves else [])
+    analysis = _stored_analysis(stored, from_moves.split() if from_moves else [])
     # the database's texts are shown with any control characters escaped (plies writes none)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json
                else printable(analysis_text(analysis), keep="\n"))
+
+
+def _stored_analysis(stored, moves: list[str]):
+    """A stored solution's analysis of the position after ``moves``, given by --from."""
+    from plies.commands.analysis import UnansweredMovesError
+    try:
+        return stored.analysis(moves)
+    except UnansweredMovesError as error:
+        raise UsageError(f"--from: {error}") from None
 
 
 def _loaded_at(game, params, moves):

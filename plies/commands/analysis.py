@@ -342,16 +342,23 @@ def _json_number(value):
     return value
 
 
+class UnansweredMovesError(UsageError):
+    """Moves that a stored solution cannot answer: one not legal where it is played, or a
+    position it does not hold. The message names no option: the command line puts the one
+    that gave the moves before it (``--from: ...``), a web page (``plies serve --db``) shows it
+    as it is."""
+
+
 def check_starts_after(path, start: list[str], played: list[str]) -> None:
     """A stored solution of the position after ``start`` answers only for moves that begin
     with ``start``.
 
     Raises:
-        UsageError: ``played`` does not begin with ``start``.
+        UnansweredMovesError: ``played`` does not begin with ``start``.
     """
     if played[:len(start)] != start:
-        raise UsageError(f"--from: {path} starts after {' '.join(start)}; give moves "
-                         "that begin with those")
+        raise UnansweredMovesError(f"{path} starts after {' '.join(start)}; give moves "
+                                   "that begin with those")
 
 
 def json_param(value):

@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import TextIO
 
 from plies import __version__
-from plies.commands.analysis import (Analysis, MoveRow, check_starts_after, json_param,
-                                     verdict)
+from plies.commands.analysis import (Analysis, MoveRow, UnansweredMovesError,
+                                     check_starts_after, json_param, verdict)
 from plies.errors import PliesError, UsageError, printable
 from plies.game.model import GameModel
 from plies.solvers.graph import TERMINAL
@@ -684,7 +684,7 @@ class SolutionDatabase:
         """The position after ``moves`` (texts; spaces inside a move are ignored).
 
         Raises:
-            UsageError: a move that is not legal where it is played.
+            UnansweredMovesError: a move that is not legal where it is played.
         """
         i = start
         for played, text in enumerate(moves):
@@ -699,10 +699,10 @@ class SolutionDatabase:
                     "SELECT move FROM moves WHERE position = ? ORDER BY ord", (i,))]
                 before = " ".join(moves[:played]) or "(start)"
                 if not legal:
-                    raise UsageError(f"--from: '{text}' cannot be played after {before}: "
-                                     "the game is over")
-                raise UsageError(f"--from: '{text}' is not legal after {before}; the legal "
-                                 f"moves are: {' '.join(legal)}")
+                    raise UnansweredMovesError(f"'{text}' cannot be played after {before}: "
+                                               "the game is over")
+                raise UnansweredMovesError(f"'{text}' is not legal after {before}; the legal "
+                                           f"moves are: {' '.join(legal)}")
             i = row[0]
         return i
 
@@ -711,7 +711,8 @@ class SolutionDatabase:
         gives it, read from the database.
 
         Raises:
-            UsageError: a move is not legal, or the database starts after another position.
+            UnansweredMovesError: a move is not legal, or the database starts after another
+                position.
         """
         start = self.start_moves
         check_starts_after(self.path, start, played)

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TextIO
 
 from plies import __version__
-from plies.commands.analysis import (Analysis, MoveRow, check_starts_after, json_param,
-                                     verdict)
+from plies.commands.analysis import (Analysis, MoveRow, UnansweredMovesError,
+                                     check_starts_after, json_param, verdict)
 from plies.errors import PliesError, UsageError
 from plies.frontend.tiers import infer_tier
 from plies.lowering.packing import packing
@@ -422,7 +422,8 @@ class SolutionDirectory:
         """The analysis of the position after ``played`` (from the game's start).
 
         Raises:
-            UsageError: a move is not legal, or the solution starts after another position.
+            UnansweredMovesError: a move is not legal, or the solution starts after another
+                position.
         """
         from plies.game.model import IllegalMoveError
         start = self.start_moves
@@ -430,11 +431,11 @@ class SolutionDirectory:
         try:
             state = self.model.play_all(played)
         except IllegalMoveError as error:
-            raise UsageError(f"--from: {error}") from None
+            raise UnansweredMovesError(str(error)) from None
         found = self.lookup(state)
         if found is None:
-            raise UsageError(f"--from: {self.path} does not hold the position after "
-                             f"{' '.join(played)}")
+            raise UnansweredMovesError(f"{self.path} does not hold the position after "
+                                       f"{' '.join(played)}")
         value, far = found
         model = self.model
         over = model.outcome(state) is not None

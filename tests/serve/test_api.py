@@ -186,6 +186,27 @@ def test_the_values_come_from_a_database_when_given(tmp_path):
     assert without_timing(found["analysis"]) == without_timing(expected)
 
 
+def test_a_move_a_database_cannot_answer_is_a_400_without_the_command_lines_words(tmp_path):
+    """The command line says which option gave the moves (--from); the page gave them itself."""
+    db = tmp_path / "ttt.db"
+    assert runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(db)]).exit_code == 0
+    solved = tmp_path / "c4"
+    board = {"width": 4, "height": 4}
+    assert runner.invoke(cli, ["solve", "connect4", "-p", "width=4", "-p", "height=4", "--strong",
+                               "--db", str(solved)]).exit_code == 0
+    with served("tictactoe", db=db) as client:
+        answer = client.get("/api/analysis", params={"moves": "place(1,1) place(1,1)"})
+    assert answer.status_code == 400
+    assert answer.json()["message"] == (
+        "error: 'place(1,1)' is not legal after place(1,1); the legal moves are: place(0,0) "
+        "place(0,1) place(0,2) place(1,0) place(1,2) place(2,0) place(2,1) place(2,2)")
+    with served("connect4", board, db=solved) as client:
+        answer = client.get("/api/analysis", params={"moves": "drop(9)"})
+    assert answer.status_code == 400
+    assert answer.json()["message"] == \
+        "error: 'drop(9)' is not legal here; the legal moves are: drop(1) drop(2) drop(0) drop(3)"
+
+
 def test_the_values_come_from_a_solution_directory_when_given(tmp_path):
     """A game solved by tiers (with Connect Four's mirror: one position of each pair kept) is
     served from its directory, as query reads it."""
