@@ -169,6 +169,9 @@ CASES = [
     ("game t\ntree\nmax A {\na1: min B { b1: 3   b2: -12 }\n  c: chance { 1/2: 1  1/2 : 0 }\n}\n",
      "game t\ntree\n  max A {\n    a1: min B { b1: 3   b2: -12 }\n    c: chance { 1/2: 1  1/2: 0 }\n"
      "  }\n"),
+    # a tree whose root opens on the `tree` line: its `}` lines up with that line
+    ("game t\ntree max {\n  safe: 2\n  gamble: chance {\n    win 1/2: 10\n  }\n}\n",
+     "game t\ntree max {\n  safe: 2\n  gamble: chance {\n    win 1/2: 10\n  }\n}\n"),
     # rule tests: move texts without spaces, checks like statements
     ('game g\ntest "a b"   with n = 2 after take( 1 )  jump(- 1,red){moves 0\n'
      ' terminal   true utility - 1/2 perft 1= 0}\n',

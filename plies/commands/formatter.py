@@ -120,7 +120,8 @@ def _context(program: ast.Start) -> _Context:
         found.starts.add((item.span.line, item.span.column))
         if isinstance(item, ast.Tree):
             found.starts.add((item.root.span.line, item.root.span.column))
-            found.sections.append(item.span)
+            if item.root.span.line != item.span.line:  # `tree max {`: the braces indent alone
+                found.sections.append(item.span)
         elif isinstance(item, ast.State):
             found.sections.append(item.span)
     return found
