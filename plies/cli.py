@@ -1297,7 +1297,7 @@ def _write(output: Path, data: bytes) -> None:
 @app.command()
 @_reports_errors
 def lsp() -> None:
-    """Run the language server for editors on standard input and output (needs plies[lsp])."""
+    r"""Run the language server for editors on standard input and output (needs plies\[lsp])."""
     from plies.commands.lsp import serve
     serve()
 

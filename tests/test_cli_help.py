@@ -35,3 +35,18 @@ def test_bracketed_help_is_shown(command, option, part):
     result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
     assert result.exit_code == 0
     assert part in result.output, f"{command} --{option}: {part!r} is missing from --help"
+
+
+def _commands_with_brackets():
+    for name, command in sorted(COMMAND.commands.items()):
+        for part in BRACKETED.findall(command.help or ""):
+            yield name, part.replace("\\[", "[")
+
+
+@pytest.mark.parametrize(("command", "part"), list(_commands_with_brackets()))
+def test_bracketed_command_help_is_shown(command, part):
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    assert part in result.output, f"{command}: {part!r} is missing from --help"
+    overview = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"})
+    assert part in overview.output, f"{command}: {part!r} is missing from plies --help"
