@@ -145,8 +145,10 @@ def _reports_errors(command):
             _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
         except (PliesError, solvers.SolverError, ValueError) as error:
             deep = isinstance(error, solvers.GameTooDeepError) and "depth" in kwargs
+            repeats = isinstance(error, solvers.RepeatedPositionError)
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
-                  f"error: {error}" + (" (--depth)" if deep else ""),
+                  f"error: {error}" + (" (--depth)" if deep else "")
+                  + (f"\n{REPEAT_HINT}" if repeats else ""),
                   moves=getattr(error, "moves", None),
                   stopped_by=getattr(error, "stopped_by", None))
         except MemoryError:
@@ -156,6 +158,11 @@ def _reports_errors(command):
             _AT.reset(at)
 
     return wrapper
+
+
+REPEAT_HINT = ("  hint: plies solve and plies analyze (with the default --algorithm auto) solve a "
+               "game whose positions repeat, by retrograde analysis")
+"""Said after a search that met a repeated position: explain, tree, solve --algorithm minimax."""
 
 
 _AT: ContextVar = ContextVar("plies_command_position", default=None)

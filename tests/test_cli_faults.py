@@ -225,6 +225,8 @@ def test_under_json_a_broken_game_file_lists_its_diagnostics(games):
 
 NO_MOVE_HINT = ("  hint: say in `terminal` that the game ends in this position, or give the "
                 "player a move here")
+REPEAT_HINT = ("  hint: plies solve and plies analyze (with the default --algorithm auto) solve a game "
+               "whose positions repeat, by retrograde analysis")
 
 
 @pytest.mark.parametrize("command", ["explain", "tree"])
@@ -237,12 +239,21 @@ NO_MOVE_HINT = ("  hint: say in `terminal` that the game ends in this position, 
      "move\n    8 | terminal n == 3\n      |          ^^^^^^\n"
      f"{NO_MOVE_HINT}\n  moves from the start: roll tails"),
     ("loop", "error: position repeats after moves: up up down (the search cannot prove values of "
-             "games with cycles)"),
+             f"games with cycles)\n{REPEAT_HINT}"),
 ])
 def test_stuck_and_repeating_games_are_named_by_explain_and_tree(games, command, game, message):
     result = run(command, f"{game}.game")
     assert result.exit_code == 1
     assert result.stderr == f"{message}\n"
+
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
+def test_a_search_that_meets_a_repeated_position_says_what_solves_it(games, algorithm):
+    result = run("solve", "loop.game", "--algorithm", algorithm)
+    assert result.exit_code == 1
+    assert result.stderr == ("error: position repeats after moves: up up down (the search cannot "
+                             f"prove values of games with cycles)\n{REPEAT_HINT}\n")
 
 
 def test_explain_follows_a_game_1500_plies_deep(games):
