@@ -123,11 +123,16 @@ def test_help_is_a_command():
     result = play("tictactoe", moves="help\nquit\n")
     assert result.exit_code == 0
     assert ("move (number or text; hint, undo, help, quit)> help\n"
-            "  a number or a move as listed (place(1,1)): play that move\n"
+            "  a number or a move as listed (1 or place(0,0)): play that move\n"
             "  hint: the move the solver would play, and what it is worth\n"
             "  undo: take back your last move (and the solver's reply)\n"
             "  quit: stop the game\n"
             "  help: this list\n") in result.stdout
+
+
+def test_help_shows_a_move_of_the_game_played():
+    result = play("nim", "--param", "heaps=[2]", moves="help\nquit\n")
+    assert "  a number or a move as listed (1 or take(0,1)): play that move\n" in result.stdout
 
 
 def test_a_hint_gives_the_value():

@@ -40,7 +40,7 @@ MAX_MOVES = 10_000
 """A game stops after this many moves (chance outcomes included)."""
 PROMPT = "move (number or text; hint, undo, help, quit)> "
 HELP = """\
-  a number or a move as listed (place(1,1)): play that move
+  a number or a move as listed (1 or {example}): play that move
   hint: the move the solver would play, and what it is worth
   undo: take back your last move (and the solver's reply)
   quit: stop the game
@@ -230,7 +230,7 @@ class PlaySession:
             if text is None:
                 return None
             if text == "help":
-                self.write(HELP)
+                self.write(HELP.format(example=moves[0]))
                 continue
             if text == "hint":
                 self.write(self.hint(state, role))
