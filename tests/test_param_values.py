@@ -81,3 +81,19 @@ def test_a_range_is_refused_before_its_values_are_listed():
     assert done.exit_code == 2
     assert done.output == ("error: the parameter ranges make 99,999,999,999,999,996 combinations; "
                            "at most 1,000 are solved in one sweep\n")
+
+
+@pytest.mark.parametrize("default, given, message", [
+    ("10", "1/2", "parameter 'n' takes a whole number, not a fraction (1/2)"),
+    ("1/2", "true", "parameter 'n' takes a fraction, not a bool (true)"),
+])
+def test_a_parameter_of_the_wrong_kind_names_both_kinds(tmp_path, default, given, message):
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    (tmp_path / "g.game").write_text(
+        f"game g(n = {default})\nplayers A max, B min\nstate\n  x: 0..1 = 0\n"
+        "move m when n > 0 { x = 1 }\nterminal x == 1\nutility 0\n")
+    result = CliRunner().invoke(app, ["info", str(tmp_path / "g.game"), "-p", f"n={given}"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"{tmp_path / 'g.game'}:1:8: error: {message}"

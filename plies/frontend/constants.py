@@ -232,7 +232,7 @@ def value_kind(value) -> str:
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, Fraction):
-        return "a number"
+        return "a fraction"
     if isinstance(value, tuple):
         return "a list"
     if isinstance(value, SymbolValue):
