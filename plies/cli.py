@@ -278,9 +278,10 @@ def solve(
                          "store them all in an SQLite database.")] = False,
     db: Annotated[Optional[Path], typer.Option(
         "--db", metavar="FILE|DIR", help="With --strong: where to store every position: an "
-                                         "SQLite file (a name ending in .db or .sqlite) or a "
-                                         "solution directory solved tier by tier (any other "
-                                         "name; run again to go on after a stop).")] = None,
+                                         "SQLite file (a name ending in .db, .sqlite or "
+                                         ".sqlite3) or a solution directory solved tier by tier "
+                                         "(any other name; run again to go on after a "
+                                         "stop).")] = None,
     backend: Annotated[Optional[Literal["python", "native"]], typer.Option(
         "--backend", envvar="PLIES_BACKEND",
         help="python, or native: the rules and the search compiled to C (needs cffi and a C "
