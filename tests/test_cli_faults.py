@@ -217,7 +217,20 @@ def test_under_json_a_broken_game_file_lists_its_diagnostics(games):
     data = json.loads(result.stdout)
     assert data["error"] == "game-file"
     assert [(d["line"], d["message"]) for d in data["diagnostics"]] == [
-        (1, "the game declares no moves"), (3, "'zz' is not defined")]
+        (1, "the game declares no moves"), (1, "the game has no terminal test"),
+        (3, "'zz' is not defined")]
+
+
+def test_validate_lists_every_missing_part_of_a_game(games):
+    (games / "g.game").write_text("game g\n")
+    result = run("validate", "g.game")
+    assert result.exit_code == 1
+    assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
+        "g.game:1:1: error: the game declares no players",
+        "g.game:1:1: error: the game declares no moves",
+        "g.game:1:1: error: the game has no terminal test",
+        "g.game:1:1: error: the game has no utility"]
+    assert result.stdout == "g.game: 4 errors, 0 warnings\n"
 
 
 # ---- stuck, looping and deep games in explain and tree -------------------------------------------

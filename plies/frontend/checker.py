@@ -112,7 +112,7 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks,
         if severity == "error" and code in ("not-constant", "probability") and self.poisoned:
             self.poisoned = False
             return  # it follows from an error in a constant, reported there
-        if severity == "error":
+        if severity == "error" and code != "missing":  # each missing part is a fault alone
             if span in self.error_spans:
                 return  # one error per place: the first explains it, the rest follow from it
             self.error_spans.add(span)
