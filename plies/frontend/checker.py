@@ -202,6 +202,11 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks,
             self.inferred_bounds(utility, tree)
         if bounds_decl is not None and bounds is not None and utility is not None:
             self.check_utility_within(utility, bounds, bounds_decl)
+        if endless is not None and bounds is not None:
+            if bounds_decl is not None:
+                self.check_endless_within(endless_decl, endless, bounds, bounds_decl)
+            else:  # inferred from the utility: endless play is one of the game's values too
+                bounds = (min(bounds[0], Fraction(endless)), max(bounds[1], Fraction(endless)))
         tests = self.check_rule_tests(by_type.get(ast.GameTest, []), tree)
         self.warn_unused()
         return CheckedGame(
@@ -565,6 +570,19 @@ class Checker(ConstantChecks, ExpressionChecks, StatementChecks, RuleTestChecks,
                    f"`bounds` at line {decl.span.line} says every utility lies in "
                    f"{show_value(bounds[0])}..{show_value(bounds[1])}: correct the utility or "
                    "widen the bounds", code="utility-bounds")
+
+    def check_endless_within(self, decl: ast.Endless, endless, bounds, bounds_decl) -> None:
+        """An error when endless play is worth more or less than the declared bounds allow:
+        the solvers prune with the bounds, so every value of the game lies in them."""
+        lo, hi = bounds
+        if lo <= endless <= hi:
+            return
+        span = f"{show_value(lo)}..{show_value(hi)}"
+        self.error(decl.value, f"endless play is worth {show_value(endless)}, outside the "
+                               f"bounds {span}",
+                   f"`bounds` at line {bounds_decl.span.line} says every value of the game lies "
+                   f"in {span}, endless play's too: correct it or widen the bounds",
+                   code="utility-bounds")
 
     def check_prefer(self, decl: ast.Prefer) -> None:
         """``prefer``: a whole number of a position (the search sorts its moves by it)."""

@@ -21,12 +21,17 @@ The solver works backwards from the end, on the position graph (``graph.py``):
 
 The endless value is what the game declares play that never ends to be worth (``endless 0``:
 a draw). A game that declares none can still be solved when no position's value depends on it,
-whatever endless play is worth between the least and the most any terminal position is worth
-(both are tried); otherwise ``EndlessPlayError`` names a position where it does.
+whatever endless play is worth: less than any end and more than any end are both tried
+(``UNDECLARED``; a value moves with the endless value, so what is the same at both is the same
+everywhere between); otherwise ``EndlessPlayError`` names a position where it does. Not the
+least and the most that the ends reached are worth: in a corridor that MAX must walk to its
+end, where MIN can always step back, the one end reached is MAX's win, and trying only it
+proved that MAX wins.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from .errors import SolverError, format_moves
@@ -51,6 +56,11 @@ class EndlessPlayError(SolverError):
         )
 
 
+UNDECLARED = (-math.inf, math.inf)
+"""What endless play is taken to be worth, in turn, where a game does not say: less, then more
+than any end. A position whose value differs between the two depends on it."""
+
+
 def retrograde(graph: PositionGraph, endless: Value | None = None
                ) -> tuple[list[Value], list[int | None], bool]:
     """The exact value and the remoteness of every position of a game without chance.
@@ -73,13 +83,10 @@ def retrograde(graph: PositionGraph, endless: Value | None = None
     cycles = 0 in settled  # some position waits on itself
     if cycles and endless is not None:
         endless_values(graph, values, settled, endless)
-    elif cycles:  # try endless play worth the least and the most a game can end with
-        ends = [u for u in graph.utilities if u is not None]
-        if not ends:
-            raise EndlessPlayError([])
+    elif cycles:  # endless play worth less than any end, then more
         low, high = list(values), list(values)
-        endless_values(graph, low, settled, min(ends))
-        endless_values(graph, high, settled, max(ends))
+        endless_values(graph, low, settled, UNDECLARED[0])
+        endless_values(graph, high, settled, UNDECLARED[1])
         for i, (a, b) in enumerate(zip(low, high)):
             if a != b:
                 raise EndlessPlayError(graph.line(i))

@@ -55,7 +55,7 @@ from .graph import TERMINAL, PositionGraph
 from .protocol import CHANCE, Game, Move, State
 from .remoteness import hurries
 from .engines import SerialEngine
-from .retrograde import EndlessPlayError, endless_values, settle
+from .retrograde import UNDECLARED, EndlessPlayError, endless_values, settle
 from .tierchunks import (TierJob, _context, _stored_remoteness, _stored_value, discover_chunk,
                          discover_runs, edges_chunk, value_chunk)
 
@@ -636,10 +636,9 @@ class _Solve:
         if endless is not None:
             endless_values(graph, values, settled, endless)
             return values
-        ends = [u for u in graph.utilities if u is not None]
-        low, high = list(values), list(values)
-        endless_values(graph, low, settled, min(ends))
-        endless_values(graph, high, settled, max(ends))
+        low, high = list(values), list(values)  # as retrograde: less than any end, then more
+        endless_values(graph, low, settled, UNDECLARED[0])
+        endless_values(graph, high, settled, UNDECLARED[1])
         for i, (a, b) in enumerate(zip(low, high)):
             if a != b and i < len(keys):
                 game = self.tg.game

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -88,11 +89,46 @@ def test_endless_play_a_value_depends_on_must_be_declared():
 
 
 def test_a_game_with_cycles_whose_values_do_not_need_the_endless_value():
-    # MAX can always win at once; looping instead is worth at most a win.
-    nodes = {"root": ("max", {"loop": "b", "win": "won"}), "b": ("min", {"back": "root"}),
-             "won": 1}
+    # MAX can always win at once, and MIN can always end the game at once with a loss for MAX:
+    # a loop is the choice of neither, whatever endless play is worth.
+    nodes = {"root": ("max", {"loop": "b", "win": "won"}),
+             "b": ("min", {"back": "root", "out": "lost"}), "won": 1, "lost": -1}
     solution = strong_solve(GraphGame(nodes))
-    assert solution.values[:2] == [1, 1] and solution.remoteness[:2] == [1, 2]
+    assert solution.values[:2] == [1, -1] and solution.remoteness[:2] == [1, 1]
+
+
+CORRIDOR = """game corridor
+players A max, B min
+state
+  pos: 0..3 = 0
+move right when pos < 3 { pos += 1 }
+move left when pos > 0 { pos -= 1 }
+terminal pos == 3
+utility if turn == B then 1 else -1
+"""
+
+
+def test_a_player_who_can_keep_play_going_is_not_proved_to_lose_by_it():
+    # the one end play can reach is A's win, but B can always step back: what endless play is
+    # worth the game does not say (a loss for A, perhaps). Trying only what the ends reached
+    # are worth (1 and 1), plies proved that A wins.
+    from plies.game.loader import load_source
+    with pytest.raises(EndlessPlayError, match=r"after moves: \(start\), and its value depends"):
+        strong_solve(load_source(CORRIDOR))
+    for endless, value in [(-1, -1), (0, 0), (1, 1)]:
+        solved = strong_solve(load_source(CORRIDOR + f"endless {endless}\n"))
+        assert solved.values[0] == value
+
+
+def test_a_player_who_may_loop_instead_of_winning_leaves_the_value_to_endless_play():
+    # MAX can win at once, or go round a loop that MIN cannot leave: endless play worth more
+    # than a win (the game does not say what it is worth) would make the loop MAX's choice
+    game = GraphGame({"root": ("max", {"loop": "b", "win": "won"}),
+                      "b": ("min", {"back": "root"}), "won": 1})
+    with pytest.raises(EndlessPlayError, match=r"after moves: \(start\)"):
+        strong_solve(game)
+    solved = strong_solve(GraphGame(game.nodes, endless=0))
+    assert solved.values[:2] == [1, 1]
 
 
 def random_graph_games():
@@ -151,12 +187,11 @@ def naive_remoteness(nodes, value):
 @given(random_graph_games(), st.sampled_from([None, -1, 0, 1]))
 def test_retrograde_matches_plain_iteration_on_random_graphs(nodes, endless):
     game = GraphGame(nodes, start="n0", endless=endless)
-    if endless is None:  # no value may depend on it, within the range of the utilities
+    if endless is None:  # no value may depend on it, whatever it is worth
         reachable = set(explore(game).states)
-        ends = [nodes[n] for n in reachable if not isinstance(nodes[n], tuple)]
-        low = naive_values(nodes, "n0", min(ends, default=0))
-        high = naive_values(nodes, "n0", max(ends, default=0))
-        if not ends or any(low[n] != high[n] for n in reachable):
+        low = naive_values(nodes, "n0", -math.inf)
+        high = naive_values(nodes, "n0", math.inf)
+        if any(low[n] != high[n] for n in reachable):
             with pytest.raises(EndlessPlayError):
                 strong_solve(game)
             return

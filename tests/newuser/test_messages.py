@@ -121,6 +121,35 @@ def test_a_utility_that_can_only_lie_outside_the_bounds_is_a_static_error(tmp_pa
         "g.game:7:9: error: the utility is between 2 and 7, outside the bounds -1..1")
 
 
+def test_endless_play_outside_the_declared_bounds_is_a_static_error(tmp_path):
+    # the solvers prune with the bounds: a game worth 5 with bounds -1..1 was "proved" worth 5
+    path = tmp_path / "g.game"
+    rules = ("game g\nplayers A max, B min\nstate\n  pos: 0..3 = 0\n"
+             "move right when pos < 3 { pos += 1 }\nmove left when pos > 0 { pos -= 1 }\n"
+             "terminal pos == 3\nutility if turn == B then 1 else -1\n")
+    path.write_text(rules + "endless 5\nbounds -1..1\n")
+    result = validate(str(path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:4] == [
+        f"{path}:9:9: error: endless play is worth 5, outside the bounds -1..1",
+        "    9 | endless 5",
+        "      |         ^",
+        "  hint: `bounds` at line 10 says every value of the game lies in -1..1, endless play's "
+        "too: correct it or widen the bounds"]
+
+
+def test_bounds_inferred_from_the_utility_take_endless_play_in(tmp_path):
+    # a game whose ends are all wins for A, and endless play a draw: its values lie in 0..1
+    from plies.game.loader import load_source
+    from plies.solvers.strong import strong_solve
+    rules = ("game g\nplayers A max, B min\nstate\n  pos: 0..3 = 0\n"
+             "move right when pos < 3 { pos += 1 }\nmove left when pos > 0 { pos -= 1 }\n"
+             "terminal pos == 3\nutility 1\nendless 0\n")
+    model = load_source(rules, "g.game")
+    assert model.utility_bounds == (0, 1)
+    assert strong_solve(model).values[0] == 0
+
+
 def test_a_utility_that_may_lie_inside_the_bounds_is_left_to_explore():
     result = validate("m05_utility_bounds.game")  # 2 or -1: only a run can tell
     assert result.exit_code == 0

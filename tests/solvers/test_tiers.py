@@ -206,13 +206,17 @@ def test_a_damaged_tier_file_is_named(tmp_path):
 ENDLESS = """game g
 players A max, B min
 state
-  n: 0..4 = 0
+  n: 0..5 = 0
 move up when n < 3 { n += 1 }
-move back when n == 2 { n -= 1 }
+move out when n == 1 { n = 3 }
+move loop when n == 2 { n = 5 }
+move return when n == 5 { n = 2 }
 move win when n == 0 { n = 4 }
-terminal n >= 3
+terminal n == 3 or n == 4
 utility if n == 4 then 1 else -1
 """
+# A wins at once; after up, B can always end the game with A's loss (out); after up up, A
+# chooses between that loss and a loop, which is worth what endless play is worth
 
 
 def test_a_value_that_depends_on_endless_play_is_named(tmp_path):
@@ -221,6 +225,17 @@ def test_a_value_that_depends_on_endless_play_is_named(tmp_path):
     assert str(caught.value) == (  # the first such position in the order of the keys
         "play can go on forever from the position after moves: up up, and its value depends on "
         "what that is worth; declare it in the game (`endless 0` makes endless play a draw)")
+
+
+def test_endless_play_not_declared_may_be_worth_anything(tmp_path):
+    # as retrograde analysis (tests/analysis/test_strong.py's corridor): the one end play
+    # reaches is A's win and B can always step back; this solve proved that A wins, trying
+    # only what the ends its tier reached are worth
+    from tests.analysis.test_strong import CORRIDOR
+    with pytest.raises(EndlessPlayError, match=r"after moves: \(start\), and its value"):
+        solve_to_directory(load_source(CORRIDOR), [], tmp_path / "sol")
+    summary = solve_to_directory(load_source(CORRIDOR + "endless 0\n"), [], tmp_path / "draw")
+    assert summary.value == 0
 
 
 def test_the_identity_names_the_game_parameters_and_start():
