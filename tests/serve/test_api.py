@@ -427,7 +427,6 @@ utility 0
     ("post", "/api/reload", {"json": ["x"]}, "error: send a JSON object"),
     ("post", "/api/check", {"content": "{", "headers": {"content-type": "application/json"}},
      "error: the request is not valid JSON"),
-    ("get", "/api/jobs/99", {}, "error: no job 99"),
     ("get", "/api/explain?algorithm=dfs", {},
      "error: algorithm is minimax, alphabeta or expectiminimax"),
 ])
@@ -436,6 +435,21 @@ def test_bad_requests_get_the_usage_error_object(request_):
     with served("tictactoe") as client:
         answer = getattr(client, method)(path, **options)
     assert answer.status_code == 400
+    assert answer.json() == {"error": "usage", "message": message, "diagnostics": [],
+                             "moves": None}
+
+
+@pytest.mark.parametrize("request_", [
+    ("get", "/api/jobs/99", 404, "error: no job 99"),
+    ("post", "/api/jobs/99/cancel", 404, "error: no job 99"),
+    ("get", "/api/positions", 404, "error: no endpoint GET /api/positions"),
+    ("get", "/api/solve", 405, "error: the endpoint does not take GET /api/solve"),
+])
+def test_what_the_api_does_not_have_gets_the_error_object_too(request_):
+    method, path, status, message = request_
+    with served("tictactoe") as client:
+        answer = getattr(client, method)(path, **({"json": {}} if method == "post" else {}))
+    assert answer.status_code == status
     assert answer.json() == {"error": "usage", "message": message, "diagnostics": [],
                              "moves": None}
 

@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -44,6 +45,10 @@ class BadRequest(PliesError):
     """A request the API cannot take (a missing field, a text too long)."""
 
 
+class NotFound(PliesError):
+    """A request for something the API does not have (a job it never started)."""
+
+
 def error_json(kind: str, message: str, diagnostics=(), moves=None, **extra) -> dict:
     """The error object of the CLI's ``--json`` (``plies.cli._fail``)."""
     return {"error": kind, "message": message,
@@ -56,6 +61,8 @@ def _failure(error: Exception) -> JSONResponse:
     request (an illegal move, a usage error), 422 for a problem of the game."""
     if isinstance(error, (UsageError, BadRequest)):
         return JSONResponse(error_json("usage", f"error: {error}"), status_code=400)
+    if isinstance(error, NotFound):
+        return JSONResponse(error_json("usage", f"error: {error}"), status_code=404)
     if isinstance(error, IllegalMoveError):
         return JSONResponse(error_json("error", f"error: {error}"), status_code=400)
     if isinstance(error, GameFileError):
@@ -79,9 +86,18 @@ def _answers_bad_requests(handler):
     async def answer(request: Request):
         try:
             return await handler(request)
-        except BadRequest as error:
+        except (BadRequest, NotFound) as error:
             return _failure(error)
     return answer
+
+
+async def _no_such_endpoint(request: Request, error: HTTPException):
+    """A path or a method the API does not have, said as its other errors are (404, 405)."""
+    if not request.url.path.startswith("/api/"):
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+    what = "no endpoint" if error.status_code == 404 else "the endpoint does not take"
+    return JSONResponse(error_json("usage", f"error: {what} {request.method} {request.url.path}"),
+                        status_code=error.status_code)
 
 
 def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Starlette:
@@ -224,7 +240,7 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
     async def job(request: Request):
         found = session.jobs.get(_job_id(request))
         if found is None:
-            raise BadRequest(f"no job {request.path_params['job']}")
+            raise NotFound(f"no job {request.path_params['job']}")
         return JSONResponse(found.to_json())
 
     @_answers_bad_requests
@@ -232,7 +248,7 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         await body_of(request)
         found = session.cancel(_job_id(request))
         if found is None:
-            raise BadRequest(f"no job {request.path_params['job']}")
+            raise NotFound(f"no job {request.path_params['job']}")
         return JSONResponse(found.to_json())
 
     routes = [
@@ -256,7 +272,8 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
         yield
         session.close()
 
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={404: _no_such_endpoint, 405: _no_such_endpoint})
 
 
 def _job_id(request: Request) -> int:
