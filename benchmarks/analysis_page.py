@@ -233,7 +233,10 @@ How the values are found, on the graph of every reachable position:
   positions from which MAX can make sure of at least t are MAX's attractor of those already
   worth t (when endless play is worth less than t), or everything outside MIN's attractor of
   those worth less (when it is worth t or more). A game that declares no endless value is
-  solved when no value depends on it; otherwise plies names a position where it does.
+  solved when no value depends on it, whatever endless play is worth (worth less than any
+  end and more than any end are both tried); otherwise plies names a position where it does.
+  A corridor that MAX must walk to its end while MIN can always step back is such a game: the
+  one end play reaches is MAX's win, but endless play may be worth a loss.
 - **With chance** (`plies/solvers/policy.py`): a game is solved when it ends with probability
   1 whatever the players do (Pig and Piglet do). Its positions are split into strongly
   connected components, solved from the end of the game back; a component with cycles is
