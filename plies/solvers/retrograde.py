@@ -22,8 +22,8 @@ The solver works backwards from the end, on the position graph (``graph.py``):
 The endless value is what the game declares play that never ends to be worth (``endless 0``:
 a draw). A game that declares none can still be solved when no position's value depends on it,
 whatever endless play is worth: less than any end and more than any end are both tried
-(``UNDECLARED``; a value moves with the endless value, so what is the same at both is the same
-everywhere between); otherwise ``EndlessPlayError`` names a position where it does. Not the
+(``undeclared_endless``; a value moves with the endless value, so what is the same at both is
+the same everywhere between); otherwise ``EndlessPlayError`` names a position where it does. Not the
 least and the most that the ends reached are worth: in a corridor that MAX must walk to its
 end, where MIN can always step back, the one end reached is MAX's win, and trying only it
 proved that MAX wins.
@@ -56,11 +56,6 @@ class EndlessPlayError(SolverError):
         )
 
 
-UNDECLARED = (-math.inf, math.inf)
-"""What endless play is taken to be worth, in turn, where a game does not say: less, then more
-than any end. A position whose value differs between the two depends on it."""
-
-
 def retrograde(graph: PositionGraph, endless: Value | None = None
                ) -> tuple[list[Value], list[int | None], bool]:
     """The exact value and the remoteness of every position of a game without chance.
@@ -83,15 +78,26 @@ def retrograde(graph: PositionGraph, endless: Value | None = None
     cycles = 0 in settled  # some position waits on itself
     if cycles and endless is not None:
         endless_values(graph, values, settled, endless)
-    elif cycles:  # endless play worth less than any end, then more
-        low, high = list(values), list(values)
-        endless_values(graph, low, settled, UNDECLARED[0])
-        endless_values(graph, high, settled, UNDECLARED[1])
-        for i, (a, b) in enumerate(zip(low, high)):
-            if a != b:
-                raise EndlessPlayError(graph.line(i))
-        values = low
+    elif cycles:
+        depends = undeclared_endless(graph, values, settled)
+        if depends is not None:
+            raise EndlessPlayError(graph.line(depends))
     return values, remoteness(graph, values), cycles
+
+
+def undeclared_endless(graph: PositionGraph, values: list, settled: bytearray) -> int | None:
+    """Step 2 for a game that does not say what endless play is worth: the values filled in
+    as ``endless_values`` fills them whatever it is worth (worth less than any end, then more,
+    are tried), and None; or, leaving ``values`` as they were, the first position whose value
+    depends on it."""
+    low, high = list(values), list(values)
+    endless_values(graph, low, settled, -math.inf)
+    endless_values(graph, high, settled, math.inf)
+    for i, (a, b) in enumerate(zip(low, high)):
+        if a != b:
+            return i
+    values[:] = low
+    return None
 
 
 def backward_induction(graph: PositionGraph, order: list[int]

@@ -55,7 +55,7 @@ from .graph import TERMINAL, PositionGraph
 from .protocol import CHANCE, Game, Move, State
 from .remoteness import hurries
 from .engines import SerialEngine
-from .retrograde import UNDECLARED, EndlessPlayError, endless_values, settle
+from .retrograde import EndlessPlayError, endless_values, settle, undeclared_endless
 from .tierchunks import (TierJob, _context, _stored_remoteness, _stored_value, discover_chunk,
                          discover_runs, edges_chunk, value_chunk)
 
@@ -636,15 +636,12 @@ class _Solve:
         if endless is not None:
             endless_values(graph, values, settled, endless)
             return values
-        low, high = list(values), list(values)  # as retrograde: less than any end, then more
-        endless_values(graph, low, settled, UNDECLARED[0])
-        endless_values(graph, high, settled, UNDECLARED[1])
-        for i, (a, b) in enumerate(zip(low, high)):
-            if a != b and i < len(keys):
-                game = self.tg.game
-                raise EndlessPlayError(line_to(game, game.initial_state(),
-                                               self.tg.unpack(keys[i]), pack=self.tg.pack))
-        return low
+        depends = undeclared_endless(graph, values, settled)  # the later tiers' are settled
+        if depends is not None:
+            game = self.tg.game
+            raise EndlessPlayError(line_to(game, game.initial_state(),
+                                           self.tg.unpack(keys[depends]), pack=self.tg.pack))
+        return values
 
 
 def seeded_remoteness(graph: PositionGraph, values: Sequence, seeds: dict[int, int | None]
