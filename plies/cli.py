@@ -35,6 +35,7 @@ from plies.game.loader import (check_source, display_path, find_game, load, load
 from plies.game.model import IllegalMoveError, value_text
 from plies.solvers.perft import PERFT_MEMORY
 from plies.solvers.perft import perft as count_positions
+from plies.solvers.table import TABLE_BYTES, format_memory
 
 class _Commands(TyperGroup):
     """The group of commands: under ``--json``, an option value that Click rejects before the
@@ -262,8 +263,9 @@ def solve(
                                    "many as fit in --memory).")] = None,
     memory: Annotated[Optional[str], typer.Option(
         "--memory", metavar="SIZE", help="About how much memory the transposition table may "
-                                         "take, e.g. 512MB or 2GB (default 1GB); when full it "
-                                         "forgets its cheapest entries.")] = None,
+                                         "take, e.g. 512MB or 2GB (default "
+                                         f"{format_memory(TABLE_BYTES)}); when full it forgets "
+                                         "its cheapest entries.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option(
         "--max-nodes", min=1, help="Stop after N nodes with the best result so far.")] = None,
     timeout: Annotated[Optional[float], typer.Option(
@@ -923,7 +925,8 @@ def perft(
         "--distinct", help="Also count distinct positions (needs memory for each).")] = False,
     memory: Annotated[Optional[str], typer.Option(
         "--memory", metavar="SIZE", help="About how much memory the positions kept may take, "
-                                         "e.g. 512MB or 2GB (default 1GB); past it the count "
+                                         "e.g. 512MB or 2GB (default "
+                                         f"{format_memory(PERFT_MEMORY)}); past it the count "
                                          "stops with exit code 1.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Count from the position after these moves.")] = None,
@@ -982,7 +985,8 @@ def perft(
         above = ": the depths above are counted in full" if result.counts else ""
         why = _STOPPED_BY.get(stopped, stopped)
         if stopped == "memory":  # not a limit asked for: the count asked for is not done
-            why = f"memory (its positions would take more than {memory or '1GB'})"
+            shown = memory or format_memory(PERFT_MEMORY)
+            why = f"memory (its positions would take more than {shown})"
         typer.echo(f"stopped by {why} while counting depth {len(result.counts)}{above}{more}")
         if stopped == "memory":
             raise typer.Exit(1)

@@ -105,6 +105,23 @@ def test_perft_stops_where_its_positions_would_pass_its_memory():
                "--memory", "1MB").exit_code == 0
 
 
+def test_perft_names_its_default_memory_from_the_constant(monkeypatch):
+    """Without --memory, the stop names the default bound in --memory's units, derived from
+    PERFT_MEMORY (it said the literal '1GB' whatever the constant held)."""
+    import plies.cli
+    from plies.solvers.table import format_memory
+    monkeypatch.setattr(plies.cli, "PERFT_MEMORY", 100_000)
+    result = run("perft", "tictactoe", "--depth", "9", "--distinct")
+    assert result.exit_code == 1, result.output
+    assert format_memory(100_000) == "100KB"
+    assert result.output.splitlines()[-1] == (
+        "stopped by memory (its positions would take more than 100KB) while counting depth 4: "
+        "the depths above are counted in full; --memory SIZE allows more")
+    monkeypatch.setattr(plies.cli, "PERFT_MEMORY", 3 * 2**17)  # 384KiB, not a whole KB
+    assert "would take more than 384KiB)" in run("perft", "tictactoe", "--depth", "9",
+                                                  "--distinct").output
+
+
 def test_perft_memory_bound_follows_the_positions_kept():
     """The estimate of the positions' bytes keeps perft within its bound, measured."""
     import tracemalloc

@@ -78,6 +78,17 @@ def parse_memory(text: str) -> int:
     return size
 
 
+def format_memory(size: int) -> str:
+    """``size`` bytes as ``--memory`` takes it, for help and messages: a whole number of the
+    largest unit that divides it (``1GB``, ``512MB``, ``3MiB``), else bytes (``1500B``).
+    ``parse_memory`` reads it back as ``size``."""
+    for unit in ("TB", "GB", "MB", "KB", "TiB", "GiB", "MiB", "KiB"):
+        scale = _UNITS[unit.lower()]
+        if size >= scale and size % scale == 0:
+            return f"{size // scale}{unit}"
+    return f"{size}B"
+
+
 def packable(state: State) -> bool:
     """True when ``bytes(state)`` is a faithful, compact key: a tuple of ints in 0..255."""
     if type(state) is not tuple:

@@ -3,7 +3,7 @@
 import pytest
 
 from plies.solvers import SolverError, solve
-from plies.solvers.table import TranspositionTable, packable, parse_memory
+from plies.solvers.table import TranspositionTable, format_memory, packable, parse_memory
 
 from .games import Nim, Piglet, TicTacToe
 
@@ -15,6 +15,18 @@ from .games import Nim, Piglet, TicTacToe
      ("1TB", 10**12), ("3MiB", 3 * 2**20)],
 )
 def test_memory_sizes(text, size):
+    assert parse_memory(text) == size
+
+
+@pytest.mark.parametrize(
+    ("size", "text"),
+    [(10**9, "1GB"), (512 * 10**6, "512MB"), (64_000, "64KB"), (10**12, "1TB"),
+     (2 * 10**12, "2TB"), (3 * 2**20, "3MiB"), (2**30, "1GiB"), (1024, "1KiB"),
+     (1_500, "1500B"), (1, "1B"), (1_024_000, "1024KB")],
+)
+def test_memory_sizes_are_written_in_the_units_memory_takes(size, text):
+    # help and messages name a default from its constant: the text reads back as the size
+    assert format_memory(size) == text
     assert parse_memory(text) == size
 
 
