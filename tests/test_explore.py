@@ -115,6 +115,45 @@ def test_cli_exits_0_with_warnings_only():
     assert f"{display_path(path)}: 0 errors, 1 warning" in result.output
 
 
+NO_EFFECT_REPEATS = ("is part of its effect missing? a position comes back through it, so the "
+                     "game can go on forever")
+NO_EFFECT_ENDS = ("is part of its effect missing? passing the turn is fine where that is the "
+                  "rule: no position explored comes back through this move")
+
+
+def _no_effect_hint(text: str, **options) -> str:
+    findings = explore(load_source(text, "g.game"), **options).findings
+    return next(f.diagnostic.hint for f in findings if f.diagnostic.code == "no-effect")
+
+
+def test_a_no_effect_hint_says_forever_only_where_a_position_comes_back_through_the_move():
+    # 13's `wait` hands the turn to B, who must take: no position repeats, and the hint said
+    # the move lets the game go on forever; 10's `pass` does give back the start
+    assert _no_effect_hint((CATALOGUE / "13_wait_changes_nothing.game").read_text()) == \
+        NO_EFFECT_ENDS
+    passing = (CATALOGUE / "10_pass_repeats_the_position.game").read_text()
+    assert _no_effect_hint(passing) == NO_EFFECT_REPEATS
+    # the same when endless play is declared (no endless error), and when only random games,
+    # past a walk stopped at one position, come back through it
+    assert _no_effect_hint(passing.replace("utility", "endless 0\nutility")) == \
+        NO_EFFECT_REPEATS
+    assert _no_effect_hint(passing, max_states=1, playouts=20) == NO_EFFECT_REPEATS
+    # a move that changes nothing at all (the same player again) gives back its position
+    again = (CATALOGUE / "13_wait_changes_nothing.game").read_text().replace(
+        "move wait when turn == A { }", "move wait when turn == A { again }")
+    assert _no_effect_hint(again) == NO_EFFECT_REPEATS
+
+
+def test_the_reroll_example_standing_on_a_throw_is_not_said_to_go_on_forever():
+    page = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text()
+    reroll = page.split("```plies id=reroll\n", 1)[1].split("```", 1)[0]
+    exploration = explore(load_source(reroll, "reroll.game"))
+    assert exploration.exhaustive and not exploration.repeats
+    assert [(f.diagnostic.message, f.diagnostic.hint, f.moves) for f in exploration.findings] \
+        == [("move 'stand' changes nothing but the turn", NO_EFFECT_ENDS,
+             ("throw", "die(1)", "stand"))]
+
+
 def test_cli_json_gives_each_diagnostic_its_moves_and_the_summary():
     path = CATALOGUE / "10_pass_repeats_the_position.game"
     result = runner.invoke(app, ["validate", "--explore", "--json", str(path)])
@@ -246,7 +285,7 @@ def _reaches(edges, start, goal) -> bool:
 @given(st.integers(1, 12).flatmap(lambda n: st.lists(
     st.lists(st.integers(-1, n - 1), max_size=4), min_size=n, max_size=n)))
 def test_a_node_is_on_a_cycle_exactly_when_it_reaches_itself(edges):
-    on_cycle, order = strongly_connected(*_graph(edges))
+    on_cycle, order, _ = strongly_connected(*_graph(edges))
     assert [bool(b) for b in on_cycle] == [_reaches(edges, i, i) for i in range(len(edges))]
     if not any(on_cycle):  # a topological order: every edge goes forward
         position = {node: i for i, node in enumerate(order)}

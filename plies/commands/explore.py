@@ -16,6 +16,7 @@ each problem once, at its game-file line, with the shortest move sequence known 
 - ``symmetry`` (error): a position where a declared symmetry does not hold: its image has
   another player to move, another end or value, or other moves (at the declaration);
 - ``no-effect`` (warning): a move that changes nothing but the turn, where it is not the only legal move;
+  its hint says the game can go on forever only when a position came back through the move;
 - ``never-legal`` (warning): a move legal in none of the positions explored.
 
 Breadth-first order makes the first sequence found for a problem a shortest one. The explored
@@ -30,6 +31,7 @@ Ctrl-C stops the walk (or the random games) and what was found so far is reporte
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from array import array
@@ -52,6 +54,12 @@ MAX_PLAYOUT_MOVES = 10_000
 """A random game longer than this is abandoned (a proper game ends long before)."""
 MAX_STORED_VALUES = 20_000_000
 """The most values (state tuple slots) the kept positions may hold together: about 200 MB."""
+NO_EFFECT_ENDS = "is part of its effect missing? passing the turn is fine where that is the " \
+                 "rule: no position explored comes back through this move"
+"""The hint of a no-effect warning when no position came back through the move."""
+NO_EFFECT_REPEATS = "is part of its effect missing? a position comes back through it, so the " \
+                    "game can go on forever"
+"""The hint of a no-effect warning when a position came back through the move."""
 MAX_EDGES = 1_000_000
 """The most moves between kept positions recorded (and so applied) by the walk: about 16 MB,
 and at most some seconds for the slowest rules."""
@@ -166,8 +174,9 @@ def explore(model: GameModel, *, max_states: int = DEFAULT_MAX_STATES,
             pass
         except SearchStopped:  # the time limit: likewise
             explorer.stopped_by = "timeout"
-    on_cycle, order = strongly_connected(explorer.first_edge, explorer.targets)
+    on_cycle, order, component = strongly_connected(explorer.first_edge, explorer.targets)
     explorer.find_cycle(on_cycle)
+    explorer.say_which_passes_repeat(component)
     explorer.find_never_legal()
     findings = sorted(explorer.findings.values(),
                       key=lambda f: (f.diagnostic.severity != "error", f.diagnostic.line,
@@ -247,6 +256,7 @@ class _Explorer:
         self.stopped_by: str | None = None
         self.longest_played = 0
         self.repeated = False  # a random game came back to a position
+        self.repeating_kinds: set[int] = set()  # kinds of the moves a random game came back by
         self.legal_kinds: set[int] = set()
         self.findings: dict[tuple, Finding] = {}
         self.endless_allowed = getattr(model, "endless_value", None) is not None
@@ -597,15 +607,35 @@ class _Explorer:
                     "player a move here", moves)
 
     def no_effect(self, move, unchanged: bool, path) -> None:
+        """Warn about a move that changes nothing (but the turn). Whether a position comes
+        back through it is known only when the walk is over (``say_which_passes_repeat``):
+        until then its hint claims no more than that none did so far."""
         key = ("no-effect", move.kind)
         if key in self.findings:
             return
         decl = self.declarations[move.kind]
         what = "changes nothing" if unchanged else "changes nothing but the turn"
         self.report(key, self.name_spans[move.kind], "warning", "no-effect",
-                    f"move '{decl.name}' {what}",
-                    "is part of its effect missing? a move that only passes the turn lets "
-                    "the game go on forever", path())
+                    f"move '{decl.name}' {what}", NO_EFFECT_ENDS, path())
+
+    def say_which_passes_repeat(self, component) -> None:
+        """Give each no-effect warning whose move a position came back through, in the walk's
+        graph (an edge within one strongly connected component, numbered in ``component``)
+        or in a random game, the hint that the game can go on forever."""
+        kinds = {key[1] for key in self.findings if key[0] == "no-effect"}
+        repeating = kinds & self.repeating_kinds
+        if kinds - repeating:
+            for node in range(len(self.first_edge) - 1):
+                for edge in range(self.first_edge[node], self.first_edge[node + 1]):
+                    target = self.targets[edge]
+                    if target >= 0 and component[target] == component[node] \
+                            and self.labels[edge].kind in kinds:
+                        repeating.add(self.labels[edge].kind)
+        for kind in repeating:
+            finding = self.findings[("no-effect", kind)]
+            diagnostic = dataclasses.replace(finding.diagnostic, hint=NO_EFFECT_REPEATS)
+            self.findings[("no-effect", kind)] = dataclasses.replace(finding,
+                                                                     diagnostic=diagnostic)
 
     def find_never_legal(self) -> None:
         """Warn about each move that was legal in none of the positions explored."""
@@ -649,6 +679,7 @@ class _Explorer:
             step = len(states)
             if state in visited:  # the game came back to a position of this game
                 self.repeated = True
+                self.repeating_kinds.update(move.kind for move in moves[visited[state]:])
                 if not self.endless_allowed:
                     first = visited[state]
                     prefix = path_to(first)
@@ -745,8 +776,10 @@ class _Explorer:
         return longest if ends or self.longest_played else None
 
 
-def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, list[int]]:
-    """Which nodes of a graph lie on a cycle, and a topological order when it has none.
+def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, list[int],
+                                                                   array]:
+    """Which nodes of a graph lie on a cycle, a topological order when it has none, and each
+    node's strongly connected component.
 
     The graph's nodes are 0..n-1; the edges of node i go to
     ``targets[first_edge[i]:first_edge[i+1]]`` (a negative target is no node). A node lies on a
@@ -754,24 +787,29 @@ def strongly_connected(first_edge: array, targets: array) -> tuple[bytearray, li
     or an edge to itself.
 
     Returns:
-        ``on_cycle[i]`` 1 or 0 for each node, and the nodes in topological order (meaningful
-        only when no node lies on a cycle).
+        ``on_cycle[i]`` 1 or 0 for each node, the nodes in topological order (meaningful
+        only when no node lies on a cycle), and ``component[i]``, the number of node i's
+        component (an edge lies on a cycle when both its ends have the same).
     """
     count = len(first_edge) - 1
     on_cycle = bytearray(count)
+    component = array("i", bytes(4 * count))
     finished: list[int] = []
 
     def successors(node: int) -> list[int]:
         return [t for t in targets[first_edge[node]:first_edge[node + 1]] if t >= 0]
 
-    for members in tarjan_components(count, successors):  # in reverse topological order
+    components = tarjan_components(count, successors)  # in reverse topological order
+    for number, members in enumerate(components):
         finished.extend(members)
+        for member in members:
+            component[member] = number
         node = members[-1]  # the component's root
         if len(members) > 1 or node in targets[first_edge[node]:first_edge[node + 1]]:
             for member in members:
                 on_cycle[member] = 1
     finished.reverse()
-    return on_cycle, finished
+    return on_cycle, finished, component
 
 
 def _declarations(checked) -> list:
