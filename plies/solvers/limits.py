@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -245,6 +245,26 @@ def count_work(units: int) -> None:
     meter.left = left
     if left < 0:
         _report_work(meter)
+
+
+BATCH = 4096
+"""Positions a pass of a strong solve values between two counts of its work (``batches``)."""
+
+
+def batches(queue: list) -> Iterator[list]:
+    """The items of ``queue``, a list that may grow while it is read, in slices of ``BATCH``,
+    each slice's length counted as work once it is done (``count_work``).
+
+    The passes of a strong solve after the positions are found (retrograde analysis,
+    remoteness, the chance solver) read their queues this way, so that the limits of the
+    solve (its time limit, a cancel) hold in them too, at one count per slice.
+    """
+    start = 0
+    while start < len(queue):
+        chunk = queue[start:start + BATCH]
+        yield chunk
+        count_work(len(chunk))
+        start += len(chunk)
 
 
 def _report_work(meter: _Meter) -> None:

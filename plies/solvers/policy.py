@@ -39,6 +39,7 @@ from math import gcd, lcm
 
 from .errors import SolverError, format_moves
 from .graph import TERMINAL, PositionGraph
+from .limits import batches, count_work
 from .protocol import CHANCE, MAX, MIN, Move, Value
 from .result import exact
 
@@ -130,6 +131,7 @@ def solve_chance(graph: PositionGraph, *, exact_limit: int | None = None) -> Cha
     bottom, top = min(terminal_values), max(terminal_values)
     cyclic = largest = iterations = 0
     for component in strongly_connected_components(graph):
+        count_work(len(component))  # the limits of the solve hold here too
         if len(component) == 1 and component[0] not in children[component[0]]:
             i = component[0]
             if roles[i] != TERMINAL:
@@ -180,14 +182,15 @@ def never_ending(graph: PositionGraph) -> int | None:
     queue = [i for i, role in enumerate(roles) if role == TERMINAL]
     for i in queue:
         ends[i] = 1
-    for child in queue:
-        for parent in parents[child]:
-            if ends[parent]:
-                continue
-            waiting[parent] -= 1
-            if waiting[parent] == 0:
-                ends[parent] = 1
-                queue.append(parent)
+    for chunk in batches(queue):  # the queue grows while it is read
+        for child in chunk:
+            for parent in parents[child]:
+                if ends[parent]:
+                    continue
+                waiting[parent] -= 1
+                if waiting[parent] == 0:
+                    ends[parent] = 1
+                    queue.append(parent)
     if len(queue) == len(roles):
         return None
     return ends.index(0)
@@ -444,6 +447,7 @@ def eliminate(rows: list[dict[int, int]], constants: list[int]) -> tuple[list[in
         for k in row:
             holders[k].add(i)
     for k in range(n):
+        count_work(len(holders[k]))  # the limits of the solve hold here too
         pivot_row = rows[k]
         pivot = pivot_row[k]
         pivot_constant = constants[k]
@@ -520,6 +524,7 @@ def value_iteration(graph: PositionGraph, component: list[int], low: list, high:
     done = 0
     while done < sweeps:
         done += 1
+        count_work(len(steps))  # the limits of the solve hold here too
         gap = 0.0
         for i, role, kids, chances in steps:
             if role == MAX:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .graph import TERMINAL, PositionGraph
+from .limits import batches
 from .protocol import CHANCE, MAX, Value
 
 
@@ -58,22 +59,23 @@ def remoteness(graph: PositionGraph, values: Sequence[Value]) -> list[int | None
     queue = [i for i, role in enumerate(roles) if role == TERMINAL]
     for i in queue:
         found[i] = 0
-    for child in queue:  # the queue grows while it is read: breadth-first
-        distance = found[child] + 1
-        value = values[child]
-        for parent in parents[child]:
-            if found[parent] is not None or values[parent] != value:
-                continue
-            need = waiting[parent]
-            if need < 0:
-                role = roles[parent]
-                if role == CHANCE:
+    for chunk in batches(queue):  # the queue grows while it is read: breadth-first
+        for child in chunk:
+            distance = found[child] + 1
+            value = values[child]
+            for parent in parents[child]:
+                if found[parent] is not None or values[parent] != value:
                     continue
-                need = 1 if hurries(role, value) else \
-                    sum(1 for c in children[parent] if values[c] == value)
-            if need == 1:
-                found[parent] = distance
-                queue.append(parent)
-            else:
-                waiting[parent] = need - 1
+                need = waiting[parent]
+                if need < 0:
+                    role = roles[parent]
+                    if role == CHANCE:
+                        continue
+                    need = 1 if hurries(role, value) else \
+                        sum(1 for c in children[parent] if values[c] == value)
+                if need == 1:
+                    found[parent] = distance
+                    queue.append(parent)
+                else:
+                    waiting[parent] = need - 1
     return found

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 from .errors import SolverError, format_moves
 from .graph import TERMINAL, PositionGraph
+from .limits import batches
 from .protocol import MAX, MIN, Move, Value
 from .remoteness import remoteness
 
@@ -110,27 +111,28 @@ def backward_induction(graph: PositionGraph, order: list[int]
     roles, children = graph.roles, graph.children
     values: list = list(graph.utilities)
     found: list = [0] * len(roles)
-    for i in order:
-        kids = children[i]
-        if not kids:  # terminal
-            continue
-        if len(kids) == 1:
-            child = kids[0]
-            values[i] = values[child]
-            found[i] = found[child] + 1
-            continue
-        kid_values = [values[c] for c in kids]
-        role = roles[i]
-        value = max(kid_values) if role == MAX else min(kid_values)
-        values[i] = value
-        if kid_values.count(value) == 1:  # one best move: its remoteness it is
-            found[i] = found[kids[kid_values.index(value)]] + 1
-            continue
-        counted = [found[c] for c, v in zip(kids, kid_values) if v == value]
-        if value == 0 or (value > 0) == (role == MAX):  # remoteness.hurries
-            found[i] = min(counted) + 1
-        else:
-            found[i] = max(counted) + 1
+    for chunk in batches(order):
+        for i in chunk:
+            kids = children[i]
+            if not kids:  # terminal
+                continue
+            if len(kids) == 1:
+                child = kids[0]
+                values[i] = values[child]
+                found[i] = found[child] + 1
+                continue
+            kid_values = [values[c] for c in kids]
+            role = roles[i]
+            value = max(kid_values) if role == MAX else min(kid_values)
+            values[i] = value
+            if kid_values.count(value) == 1:  # one best move: its remoteness it is
+                found[i] = found[kids[kid_values.index(value)]] + 1
+                continue
+            counted = [found[c] for c, v in zip(kids, kid_values) if v == value]
+            if value == 0 or (value > 0) == (role == MAX):  # remoteness.hurries
+                found[i] = min(counted) + 1
+            else:
+                found[i] = max(counted) + 1
     return values, found
 
 
@@ -148,15 +150,16 @@ def settle(graph: PositionGraph) -> tuple[list[Value | None], bytearray]:
     queue = [i for i, role in enumerate(roles) if role == TERMINAL]
     for i in queue:
         settled[i] = 1
-    for child in queue:  # the queue grows while it is read
-        for parent in parents[child]:
-            waiting[parent] -= 1
-            if waiting[parent]:
-                continue
-            kid_values = [values[c] for c in children[parent]]
-            values[parent] = max(kid_values) if roles[parent] == MAX else min(kid_values)
-            settled[parent] = 1
-            queue.append(parent)
+    for chunk in batches(queue):  # the queue grows while it is read
+        for child in chunk:
+            for parent in parents[child]:
+                waiting[parent] -= 1
+                if waiting[parent]:
+                    continue
+                kid_values = [values[c] for c in children[parent]]
+                values[parent] = max(kid_values) if roles[parent] == MAX else min(kid_values)
+                settled[parent] = 1
+                queue.append(parent)
     return values, settled
 
 
@@ -200,14 +203,16 @@ def attractor(graph: PositionGraph, target: list[int], settled: bytearray,
     inside = bytearray(len(roles))
     waiting = [0] * len(roles)  # moves into the attractor a position still needs (0: not met)
     queue = list(target)
-    for child in queue:  # the queue grows while it is read
-        for parent in parents[child]:
-            if inside[parent] or settled[parent]:
-                continue
-            need = waiting[parent] or (1 if roles[parent] == player else len(children[parent]))
-            if need == 1:
-                inside[parent] = 1
-                queue.append(parent)
-            else:
-                waiting[parent] = need - 1
+    for chunk in batches(queue):  # the queue grows while it is read
+        for child in chunk:
+            for parent in parents[child]:
+                if inside[parent] or settled[parent]:
+                    continue
+                need = waiting[parent] or (1 if roles[parent] == player
+                                           else len(children[parent]))
+                if need == 1:
+                    inside[parent] = 1
+                    queue.append(parent)
+                else:
+                    waiting[parent] = need - 1
     return queue[len(target):]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from time import perf_counter
 
 from .graph import TERMINAL, PositionGraph, SolveStoppedError, explore
-from .limits import Limits
+from .limits import Limits, SearchStopped
 from .policy import solve_chance
 from .protocol import CHANCE, MAX, Game, Move, State, Value
 from .remoteness import hurries, remoteness
@@ -169,8 +169,9 @@ def strong_solve(
             ``policy.EXACT_POSITIONS`` positions.
         progress: Called with the number of positions found, every 65,536 of them.
         timeout: Seconds for the whole solve. The clock is read between the positions found,
-            inside a position whose rules loop for long, and once the positions are all found
-            (valuing them is not stopped half way).
+            inside a position whose rules loop for long, and while they are valued (between
+            slices of the passes' queues, between cycle-connected components, between the
+            steps of an elimination and the sweeps of value iteration: ``limits.batches``).
         cancel: Stop once this event is set (from another thread), read as ``timeout`` is.
 
     Raises:
@@ -190,11 +191,24 @@ def strong_solve(
     if cancel is not None and cancel.is_set():
         raise SolveStoppedError("cancelled", timeout, doing)
     explored = perf_counter()
+    if limits is not None:
+        limits.first_check()  # the passes below count their work against the same limits
+    try:
+        return _valued(game, graph, exact_limit, explored - started)
+    except SearchStopped as stop:
+        raise SolveStoppedError(stop.reason, timeout,
+                                f"valuing the positions ({len(graph):,} found)") from None
+
+
+def _valued(game: Game, graph: PositionGraph, exact_limit: int | None,
+            exploring: float) -> StrongSolution:
+    """Every position of ``graph`` valued: by retrograde analysis, or the chance solver."""
+    explored = perf_counter()
     endless = getattr(game, "endless_value", None)
     if CHANCE not in graph.roles:
         values, found, cycles = retrograde(graph, endless)
         return StrongSolution(graph, values, found, True, 0.0, "retrograde analysis", cycles,
-                              explored - started, perf_counter() - explored)
+                              exploring, perf_counter() - explored)
     chance = solve_chance(graph, exact_limit=exact_limit)
     values = chance.values
     if chance.exact:
@@ -204,4 +218,4 @@ def strong_solve(
         found = [0 if role == TERMINAL else None for role in graph.roles]
         method = "value iteration"
     return StrongSolution(graph, values, found, chance.exact, chance.error_bound, method,
-                          chance.components > 0, explored - started, perf_counter() - explored)
+                          chance.components > 0, exploring, perf_counter() - explored)

@@ -220,6 +220,48 @@ def test_a_cancel_stops_a_solve_inside_one_position():
     assert str(stopped.value).startswith("cancelled while finding the positions (")
 
 
+@pytest.mark.timeout(60)  # a hang guard: before, valuing ran to its end whatever the limits
+@pytest.mark.parametrize(("game", "pass_name"), [("tictactoe", "retrograde"),
+                                                 ("piglet", "solve_chance")])
+def test_a_cancel_stops_a_strong_solve_while_it_values_the_positions(monkeypatch, game,
+                                                                    pass_name):
+    """Valuing can take longer than finding the positions (Pig to 100: minutes of policy
+    iteration after seconds of exploring): the limits of the solve hold there too."""
+    import plies
+    import plies.solvers.strong as strong
+    cancel = threading.Event()
+    original = getattr(strong, pass_name)
+    calls = []
+
+    def cancelled_now(*args, **kwargs):  # every position found: the cancel comes now, once
+        if not calls:
+            cancel.set()
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(strong, pass_name, cancelled_now)
+    with pytest.raises(SolveStoppedError) as stopped:
+        strong_solve(plies.load(game), cancel=cancel)
+    assert calls == [1]
+    assert stopped.value.stopped_by == "cancelled"
+    assert str(stopped.value).startswith("cancelled while valuing the positions (")
+    assert str(stopped.value).endswith(" found)")
+    cancel.clear()  # the same solve without the cancel values every position
+    assert strong_solve(plies.load(game), cancel=cancel).values
+
+
+def test_batches_reads_a_queue_that_grows_while_it_is_read():
+    from plies.solvers.limits import BATCH, batches
+    queue = list(range(BATCH + 3))
+    seen = []
+    for chunk in batches(queue):
+        for item in chunk:
+            seen.append(item)
+            if item < 5:
+                queue.append(100_000 + item)
+    assert seen == queue and len(seen) == BATCH + 8
+
+
 @pytest.mark.parametrize("algorithm", ALL)
 @pytest.mark.parametrize("nodes", range(1, 7))
 def test_a_stopped_search_says_how_many_root_moves_it_valued(algorithm, nodes):
