@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -55,6 +56,25 @@ utility if line(board, X, 3) then 1 else if line(board, O, 3) then -1 else 0
 """, "lines.game")
     assert "def line_0(state, value)" in game.code.source  # `other(turn)` is not a constant
     assert game.solve().value == 0
+
+
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_the_end_test_through_the_cell_written_agrees_with_the_outcome(length):
+    """EXPAND tests only the lines through the cell a move wrote. A line of one cell left no
+    other cell to test, which was written as "()", an empty tuple and so false: with
+    `line(board, p, 1)` (a fuzzer's tic-tac-toe) no move ever ended the game in the search,
+    which proved a draw where the first move wins."""
+    text = (Path(__file__).parent.parent / "games" / "tictactoe.game").read_text()
+    game = plies.load_source(text.replace("line(board, p, 3)", f"line(board, p, {length})"),
+                             f"line{length}.game")
+    for state in reachable(game, limit=200):
+        if game.is_terminal(state):
+            continue
+        assert [(move, utility) for move, _, utility in game.expand(state)] == \
+            [(move, game.outcome(game.result(state, move))) for move in game.actions(state)]
+    expected = {1: 1, 2: 1, 3: 0}[length]  # a line of one or two: the first player wins
+    assert [game.solve(algorithm).value for algorithm in ("auto", "alphabeta", "minimax")] \
+        == [expected] * 3
 
 
 def test_whole_arrays_can_be_assigned():

@@ -343,9 +343,11 @@ def _line_code(read, lines, value: str) -> str:
     reading a slot)."""
     if not lines:
         return "False"
+    # a line of no cells (the rest of a 1-cell line once its written cell is tested) is
+    # filled: "()" would be an empty tuple, which Python takes as false
     return "(\n        " + "\n        or ".join(
-        "(" + " and ".join(f"{read(ir.Const(cell))} == {value}" for cell in cells) + ")"
-        for cells in lines) + "\n    )"
+        "(" + (" and ".join(f"{read(ir.Const(cell))} == {value}" for cell in cells) or "True")
+        + ")" for cells in lines) + "\n    )"
 
 
 _CONNECTS_THROUGH = [
