@@ -380,6 +380,7 @@ def _result_json(model, solved, moves, depth: int | None = None) -> dict:
     stats = {
         "nodes": result.nodes, "leaves": result.leaves, "cutoffs": result.cutoffs,
         "table_hits": result.table_hits, "table_size": result.table_size,
+        "immediate": getattr(result, "immediate", 0),
         "seconds": round(result.seconds, 6), "stopped": result.stopped,
         "nodes_per_second": round(result.nodes / result.seconds) if result.seconds else None,
     }
@@ -564,6 +565,10 @@ def _result_text(model, solved, moves, depth: int | None = None, asked: str = "a
     if solved.strong:
         rate = rate.replace("nodes/s", "positions/s")
         rows = [("positions", f"{result.nodes:,}"), ("terminal", f"{result.leaves:,}")]
+    immediate = getattr(result, "immediate", 0)
+    if immediate and not solved.strong:  # IMMEDIATE WINS: valued by a look, not leaves
+        rows.append(("at once", f"{immediate:,} positions whose player to move ends the game "
+                                "at once at their best (not leaves)"))
     if result.table_size or result.table_hits:
         rows.append(("table", f"{result.table_hits:,} hits, {result.table_size:,} entries"))
     rows.append(("time", f"{result.seconds:.3f} s{rate}"))

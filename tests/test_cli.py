@@ -110,6 +110,19 @@ def test_human_output_for_a_draw():
     assert "best move  place(0,0)" in result.stdout
 
 
+def test_positions_won_at_once_are_counted_apart_from_the_leaves():
+    # subtraction is settled by immediate wins alone: no terminal state is ever a node, so
+    # "leaves 0" needs the row that says where the ends were seen
+    result = run("solve", "subtraction")
+    assert "  leaves   0\n" in result.stdout
+    assert ("  at once  7 positions whose player to move ends the game at once at their best "
+            "(not leaves)") in result.stdout
+    data = solve_json("subtraction")
+    assert data["stats"]["immediate"] == 7 and data["stats"]["leaves"] == 0
+    # minimax looks at no position that way: no row
+    assert "at once" not in run("solve", "subtraction", "--algorithm", "minimax").stdout
+
+
 # ---- solve: bad input ---------------------------------------------------------------------------
 
 

@@ -35,6 +35,9 @@ class Stats:
         nodes: Calls of the recursive value function (every visited state, root included).
         leaves: Terminal states valued by UTILITY, plus depth cut-offs valued by EVALUATE.
         cutoffs: Loops left early because the rest could not change the result.
+        immediate: States worth a bound because the player to move could end the game there
+            at once at that bound (IMMEDIATE WINS, auto only): valued by a look at their
+            moves, neither searched nor counted as leaves.
         table_hits: Values taken from the transposition table instead of searched.
         table_size: Entries in the transposition table at the end.
     """
@@ -44,6 +47,7 @@ class Stats:
     cutoffs: int = 0
     table_hits: int = 0
     table_size: int = 0
+    immediate: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class SearchResult:
         cutoffs: Pruned loops (alpha-beta and Star1 cut-offs).
         table_hits: Transposition-table entries that answered a node.
         table_size: Transposition-table entries at the end.
+        immediate: States valued at once because the player to move could end the game there
+            at their best bound (auto's IMMEDIATE WINS): not searched, not leaves.
         seconds: Wall-clock time of the search.
         algorithm: The algorithm that ran (``auto`` reports the one it picked).
         stopped: None, or why the search stopped early: ``max-nodes``, ``timeout`` or
@@ -89,6 +95,7 @@ class SearchResult:
     cutoffs: int = 0
     table_hits: int = 0
     table_size: int = 0
+    immediate: int = 0
     seconds: float = 0.0
     algorithm: str = ""
     stopped: str | None = None
@@ -134,6 +141,7 @@ class SearchResult:
             "cutoffs": self.cutoffs,
             "table_hits": self.table_hits,
             "table_size": self.table_size,
+            "immediate": self.immediate,
             "seconds": self.seconds,
             "algorithm": self.algorithm,
             "stopped": self.stopped,
@@ -176,6 +184,7 @@ def search_result(
         cutoffs=stats.cutoffs,
         table_hits=stats.table_hits,
         table_size=stats.table_size,
+        immediate=stats.immediate,
         seconds=seconds,
         algorithm=algorithm,
         stopped=stopped,

@@ -263,7 +263,7 @@ def search(
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
     stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states stored, their nodes, hits]
     untabled: set[int] = set()  # the plies searched without the table
-    nodes = leaves = cutoffs = hits = estimates = 0
+    nodes = leaves = cutoffs = hits = estimates = immediate = 0
     line = None  # principal line of the state valued last, as (move, rest) pairs
     top = UNLIMITED  # the remaining depth at the root
 
@@ -287,7 +287,7 @@ def search(
         (MAX-VALUE, MIN-VALUE), terminal children first. ``above``: the player who moved to
         ``state`` (None at the root and below a chance node), for IMMEDIATE WINS (``replies``).
         """
-        nonlocal nodes, leaves, cutoffs, hits, estimates, next_check, line
+        nonlocal nodes, leaves, cutoffs, hits, estimates, immediate, next_check, line
         visited = nodes
         entry = key = None
         best = -1  # the position of the table's best move among the children
@@ -343,6 +343,7 @@ def search(
         if above is not None and player != above and bounds is not None:
             made, win = replies(state, most if maximizing else least)
             if win is not None:  # the opponent of the player above wins at once
+                immediate += 1
                 line = (win, None)
                 return high if maximizing else low
 
@@ -633,7 +634,8 @@ def search(
             return moves
 
     def counters() -> Stats:
-        return Stats(nodes, leaves, cutoffs, hits, 0 if table is None else len(entries))
+        return Stats(nodes, leaves, cutoffs, hits, 0 if table is None else len(entries),
+                     immediate)
 
     interrupted = False
     if not iterate or depth == 0:

@@ -23,7 +23,7 @@ REPRODUCER = "push(4,0) push(0,0) push(4,1) push(0,1) push(3,1) push(0,2) push(3
 
 def counts(result) -> tuple:
     return result.value, result.best_move, result.nodes, result.leaves, result.cutoffs, \
-        result.table_hits
+        result.table_hits, result.immediate
 
 
 def test_the_hexapawn_reproducer_counts_the_same_nodes(native):

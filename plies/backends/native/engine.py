@@ -181,6 +181,7 @@ class NativeGame:
             cutoffs=out[5],
             table_hits=out[6],
             table_size=out[7],
+            immediate=out[19],
             seconds=perf_counter() - started,  # with the line found again, under the timeout
             algorithm=self.algorithm_name(algorithm),
             stopped=STOPS.get(kind),

@@ -120,6 +120,7 @@ typedef struct worker {
     jmp_buf escape;
     int64_t fault_kind, fault_check, fault_a, fault_b;
     int64_t nodes, leaves, cutoffs, hits, expanded;
+    int64_t immediate;             /* states settled by IMMEDIATE WINS (search.c's value) */
     int64_t new_entries;           /* with threads: entries added, not yet in table_count */
     int64_t added;                 /* states it added to the table (A TABLE IN REACH, table.c) */
     int64_t next_check, reported;  /* reported: the nodes added to all_nodes so far */

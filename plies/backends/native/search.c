@@ -380,8 +380,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
     int made = -1;
 #if HAS_BOUNDS
     int asked = above && above != player;
-    if (ALTERNATES && asked && opponent_wins(s, p, maximizing, &made))
+    if (ALTERNATES && asked && opponent_wins(s, p, maximizing, &made)) {
+        me->immediate++;
         return maximizing ? high_value : low_value;
+    }
 #else
     (void)above;
 #endif
@@ -411,8 +413,10 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
         return v;
     }
 #if HAS_BOUNDS
-    if (!ALTERNATES && asked && opponent_wins(s, p, maximizing, &made))
+    if (!ALTERNATES && asked && opponent_wins(s, p, maximizing, &made)) {
+        me->immediate++;
         return maximizing ? high_value : low_value;
+    }
 #endif
     p->hash = hash;
     p->markable = keyed && ply < busy_plies;
@@ -717,10 +721,10 @@ static void put_value(int64_t *out, value_t v)
 static void finish(int64_t *out, int32_t *line, int line_len, int32_t *where, worker_t **all,
                    int count, worker_t *lined, worker_t *failed)
 {
-    out[3] = out[4] = out[5] = out[6] = out[17] = 0;
+    out[3] = out[4] = out[5] = out[6] = out[17] = out[19] = 0;
     for (int i = 0; i < count; i++) {
         out[3] += all[i]->nodes; out[4] += all[i]->leaves; out[5] += all[i]->cutoffs;
-        out[6] += all[i]->hits; out[17] += all[i]->expanded;
+        out[6] += all[i]->hits; out[17] += all[i]->expanded; out[19] += all[i]->immediate;
     }
     out[7] = (int64_t)table_entries();
     out[8] = failed->fault_check; out[9] = failed->fault_a; out[10] = failed->fault_b;
