@@ -139,14 +139,14 @@ def test_ten_thousand_nested_brackets(text):
 
 
 @pytest.mark.parametrize("utility", [
-    " + ".join(["1"] * 1000),
+    " div ".join(["1"] * 1000),  # `div` does not chain: each nests the one before
     "-" * 1000 + "1",
     "-(" * 1000 + "1" + ")" * 1000,
     "if n == 0 then " * 1000 + "1" + " else 0" * 1000,
     " ".join(f"let x{k} = 1 in" for k in range(1000)) + " 1",
     "not " * 1000 + "true",
-    "1 " + "+ 1 " * 20_000,
-])
+    "1 " + "mod 1 " * 20_000,
+])  # a flat chain of `+` (or `*`, `and`, `or`) is one level: tests/hardening/test_parser_limits.py
 def test_a_thousand_deep_expression_is_refused_with_a_message(utility):
     assert first_error(countdown(utility))[0] == "limit"
 

@@ -772,6 +772,51 @@ LIST_RULES = frozenset(
 WORD_RULES = frozenset({"role", "node_kind", "aggregator", "function"})
 
 
+# ---- chains of one operator level ----
+
+_CHAIN_LEVELS = {"+": "+-", "-": "+-", "*": "*"}
+"""The operators of a Binary that chain: a run of ``+`` and ``-``, or of ``*``, means the same
+however it is grouped (``-`` as the sum of a negative term). ``/``, ``div`` and ``mod`` do not:
+``a div b div c`` is a nesting of operations."""
+
+
+def chain_level(expr: Expr) -> str | None:
+    """The level of operators a chain that ``expr`` ends is made of ("+-", "*", "and", "or"),
+    or None when ``expr`` does not chain."""
+    if isinstance(expr, Binary):
+        return _CHAIN_LEVELS.get(expr.op)
+    if isinstance(expr, And):
+        return "and"
+    if isinstance(expr, Or):
+        return "or"
+    return None
+
+
+def continues_chain(expr: Expr) -> bool:
+    """True when ``expr``'s left operand is a link of the same chain: ``a + b - c`` is one
+    chain, read left to right, not an operation nested in another (the parser counts it as one
+    level of nesting however long it is)."""
+    level = chain_level(expr)
+    return level is not None and chain_level(expr.left) == level
+
+
+def chain_links(expr: Expr) -> list[Expr]:
+    """The links of the chain that ``expr`` ends, found without recursion: the innermost first
+    (its left operand is the chain's first term), ``expr`` last; each link's right operand is
+    the next term. ``[expr]`` for an operation that does not continue a chain."""
+    links = [expr]
+    while continues_chain(links[-1]):
+        links.append(links[-1].left)
+    links.reverse()
+    return links
+
+
+def chain_terms(expr: Expr) -> list[Expr]:
+    """The operands of the chain that ``expr`` ends, left to right (see ``chain_links``)."""
+    links = chain_links(expr)
+    return [links[0].left] + [link.right for link in links]
+
+
 # ---- walking the tree ----
 
 

@@ -67,21 +67,11 @@ class ConstantChecks:
                 return -number(value)
             except TypeError:
                 raise NotConstant from None
-        if isinstance(expr, ast.Binary):
-            try:
-                a = number(self._const(expr.left, env))
-                b = number(self._const(expr.right, env))
-                value = normal(_arith(expr.op, a, b))
-            except TypeError:
-                raise NotConstant from None
-            except ZeroDivisionError:
-                self.error(expr, "this divides by zero", code="value")
-                self.poisoned = True  # the caller's own complaint would only repeat it
-                raise NotConstant from None
-            if too_large(value):
-                self.error(expr, f"this value has more than {len(str(MAX_CONSTANT)) - 1} digits",
-                           "numbers in a game are small: check the arithmetic", code="limit")
-                raise NotConstant
+        if isinstance(expr, ast.Binary):  # a chain (`1 + 2 + ...`) link by link
+            links = ast.chain_links(expr)
+            value = self._const(links[0].left, env)
+            for link in links:
+                value = self._const_binary(link, value, env)
             return value
         if isinstance(expr, ast.Compare):
             a, b = self._const(expr.left, env), self._const(expr.right, env)
@@ -91,10 +81,12 @@ class ConstantChecks:
                 raise NotConstant from None
         if isinstance(expr, ast.Not):
             return not self._const(expr.operand, env)
-        if isinstance(expr, ast.And):
-            return bool(self._const(expr.left, env)) and bool(self._const(expr.right, env))
-        if isinstance(expr, ast.Or):
-            return bool(self._const(expr.left, env)) or bool(self._const(expr.right, env))
+        if isinstance(expr, (ast.And, ast.Or)):  # a chain, term by term while undecided
+            deciding = isinstance(expr, ast.Or)
+            for term in ast.chain_terms(expr):
+                if bool(self._const(term, env)) == deciding:
+                    return deciding
+            return not deciding
         if isinstance(expr, ast.IfExpr):
             if self._const(expr.condition, env):
                 return self._const(expr.then, env)
@@ -124,6 +116,24 @@ class ConstantChecks:
             except TypeError:
                 raise NotConstant from None
         raise NotConstant
+
+    def _const_binary(self, expr: ast.Binary, left, env: dict[str, object]):
+        """The value of ``expr`` whose left operand has the value ``left``."""
+        try:
+            a = number(left)
+            b = number(self._const(expr.right, env))
+            value = normal(_arith(expr.op, a, b))
+        except TypeError:
+            raise NotConstant from None
+        except ZeroDivisionError:
+            self.error(expr, "this divides by zero", code="value")
+            self.poisoned = True  # the caller's own complaint would only repeat it
+            raise NotConstant from None
+        if too_large(value):
+            self.error(expr, f"this value has more than {len(str(MAX_CONSTANT)) - 1} digits",
+                       "numbers in a game are small: check the arithmetic", code="limit")
+            raise NotConstant
+        return value
 
     def _const_aggregate(self, expr: ast.Aggregate, env: dict[str, object]):
         """``max x in heaps: x`` and the like, over a domain known before the game starts."""

@@ -440,7 +440,15 @@ class ExpressionChecks:
         return t
 
     def infer_Binary(self, expr: ast.Binary, scope):
-        a, b = self.infer(expr.left, scope), self.infer(expr.right, scope)
+        # a chain (`a + b - c ...`) link by link, not by recursion: it may have any length
+        links = ast.chain_links(expr)
+        a = self.infer(links[0].left, scope)
+        for link in links[:-1]:
+            a = self.types[id(link)] = self.binary_type(link, a, self.infer(link.right, scope))
+        return self.binary_type(expr, a, self.infer(expr.right, scope))
+
+    def binary_type(self, expr: ast.Binary, a: T.Type, b: T.Type) -> T.Type:
+        """The type of ``expr`` with operands of types ``a`` and ``b`` (and its interval)."""
         if isinstance(a, T.Error) or isinstance(b, T.Error):
             return T.ERROR
         if not isinstance(a, T.Number) or not isinstance(b, T.Number):
@@ -490,13 +498,18 @@ class ExpressionChecks:
         return T.BOOL
 
     def infer_And(self, expr: ast.And, scope):
-        self.expect(expr.left, T.BOOL, "each side of `and`", scope)
-        self.expect(expr.right, T.BOOL, "each side of `and`", scope)
-        return T.BOOL
+        return self.logic_type(expr, "each side of `and`", scope)
 
     def infer_Or(self, expr: ast.Or, scope):
-        self.expect(expr.left, T.BOOL, "each side of `or`", scope)
-        self.expect(expr.right, T.BOOL, "each side of `or`", scope)
+        return self.logic_type(expr, "each side of `or`", scope)
+
+    def logic_type(self, expr: ast.Expr, what: str, scope) -> T.Type:
+        """Each operand of the chain of `and` (or `or`) that ``expr`` ends is a bool."""
+        links = ast.chain_links(expr)
+        for term in ast.chain_terms(expr):
+            self.expect(term, T.BOOL, what, scope)
+        for link in links[:-1]:
+            self.types[id(link)] = T.BOOL
         return T.BOOL
 
     def infer_IfExpr(self, expr: ast.IfExpr, scope):

@@ -26,7 +26,10 @@ from plies.frontend import ast
 MAX_FILE_BYTES = 1_000_000
 """Game files are short; a larger file is refused before it is parsed."""
 MAX_NESTING = 100
-"""Deepest expression or bracket nesting accepted (generated Python must stay compilable)."""
+"""Deepest expression or bracket nesting accepted (generated Python must stay compilable). A
+chain of operators of one level (`a + b - c ...`, `a and b and ...`: ``ast.continues_chain``)
+is one level however long it is: the passes walk a chain link by link, and the lowering groups
+it to nest about log2(terms) deep."""
 MAX_PARSE_DEPTH = 20_000
 """Most symbols the parser may hold unfinished at once. A level of expression nesting holds at
 most six (`let x = 1 in`), a statement's `else if` four, so any file within ``MAX_NESTING`` and
@@ -445,8 +448,12 @@ class _Builder(Transformer_NonRecursive):
         else:
             node = cls(span, *children)
         if isinstance(node, ast.Expr):
-            depth = 1 + max((self.depth.get(id(c), 0) for c in children if isinstance(c, ast.Expr)),
-                            default=0)
+            chained = ast.continues_chain(node)
+            # a link of a chain (`a + b + c`) is as deep as the chain before it: a long
+            # flat sum is one level of nesting, however many terms it has
+            depths = [self.depth.get(id(c), 0) + (not chained or c is not node.left)
+                      for c in children if isinstance(c, ast.Expr)]
+            depth = max(depths, default=1)
             if depth > MAX_NESTING:
                 raise _TooDeep(span.line, span.column)
             self.depth[id(node)] = depth

@@ -7,9 +7,10 @@ from __future__ import annotations
 from plies.frontend import ast
 from plies.frontend import types as T
 from plies.frontend.checked import VarInfo
+from plies.frontend.expressions import interval_of
 from plies.lowering import ir, layout
 from plies.lowering.cells import CellTests
-from plies.lowering.fold import arith, cannot_fail, logic, pick
+from plies.lowering.fold import arith, cannot_fail, grouped, logic, pick
 from plies.lowering.ir import Unsupported
 
 UNROLL_VALUES = 100
@@ -461,21 +462,66 @@ class ExpressionLowering:
         return ir.Unary("neg", operand, -1 if self.fits(node) else self.check("overflow", node))
 
     def visit_Binary(self, node: ast.Binary):
-        op = node.op
-        if op == "/" and self.whole:
+        """An operation, or the chain of them it ends (`a + b - c ...`, `a * b * c ...`),
+        lowered term by term, not by recursion, and grouped to nest little (``chain``)."""
+        if node.op == "/" and self.whole:
             raise Unsupported("exact division '/' may give fractions")
-        left, right = self.expr(node.left), self.expr(node.right)
+        links = ast.chain_links(node)
+        terms = [links[0].left] + [link.right for link in links]
+        parts = [self.expr(term) for term in terms]
+        # each term's sign in the sum: a - b + c is a + (-b) + c, whatever the grouping
+        signs = [1] + [-1 if link.op == "-" else 1 for link in links]
+        intervals = self.checked.intervals
+
+        def join(left: ir.Expr, right: ir.Expr, lo: int, mid: int, hi: int) -> ir.Expr:
+            link = links[hi - 2]  # the operation written last in terms lo..hi-1
+            if link.op not in ("+", "-"):
+                op = link.op
+            else:
+                op = "+" if signs[mid] == signs[lo] else "-"
+            if lo == 0:  # terms 0..hi-1 are what `link` computes: the checker's interval
+                return self.operation(link, left, right, op, intervals.get(id(link)))
+            interval = (1, 1) if op == "*" else (0, 0)
+            for k in range(lo, hi):
+                known = intervals.get(id(terms[k]))
+                if known is None:
+                    interval = None
+                    break
+                interval = interval_of("*" if op == "*" else "+" if signs[k] == signs[lo]
+                                       else "-", interval, known)
+            return self.operation(link, left, right, op, interval)
+
+        return self.chain(parts, join)
+
+    def operation(self, node: ast.Binary, left: ir.Expr, right: ir.Expr, op: str,
+                  interval: tuple[int, int] | None) -> ir.Expr:
+        """``left op right``, for ``node`` (where a failure is reported), checked for
+        overflow unless ``interval``, the result's, lies well within 64-bit integers."""
         if isinstance(left, ir.Const) and isinstance(right, ir.Const):
             folded = arith(op, left, right, -1)
             if isinstance(folded, ir.Const):
                 return folded  # no check to number
         if op in ("div", "mod", "/"):
             check = self.check("division", None, op)
-        elif self.fits(node):
+        elif interval is not None and -2**62 < interval[0] and interval[1] < 2**62:
             check = -1  # the checker's interval proves the result: nothing can overflow
         else:
             check = self.check("overflow", node)
         return arith(op, left, right, check)
+
+    def chain(self, parts: list[ir.Expr], join) -> ir.Expr:
+        """The lowered terms of a chain joined in order: up to three left to right, as they
+        are written; more into a tree that nests about log2(terms) deep (``fold.grouped``),
+        which has the same value (``+`` and ``*`` of exact numbers, ``and`` and ``or``
+        group as they like; only the native back end's 64-bit overflow checks see other
+        partial sums, each checked unless the checker's intervals prove it fits)."""
+        if len(parts) <= 3:
+            joined = parts[0]
+            for k in range(1, len(parts)):
+                joined = join(joined, parts[k], 0, k, k + 1)
+            return joined
+        depths = [ir.depth(part, self.depths) for part in parts]
+        return grouped(parts, depths, join)
 
     def fits(self, node: ast.Expr) -> bool:
         """True when the checker's interval of ``node`` lies well within 64-bit integers."""
@@ -508,16 +554,25 @@ class ExpressionLowering:
         return ir.Unary("not", operand)
 
     def visit_And(self, node):
-        left = self.expr(node.left)
-        if left == ir.Const(0):
-            return left  # the right side is never evaluated: not lowered either
-        return logic("and", left, self.expr(node.right))
+        return self.logic_chain(node, "and")
 
     def visit_Or(self, node):
-        left = self.expr(node.left)
-        if isinstance(left, ir.Const) and left.value:
-            return ir.Const(1)
-        return logic("or", left, self.expr(node.right))
+        return self.logic_chain(node, "or")
+
+    def logic_chain(self, node: ast.Expr, op: str) -> ir.Expr:
+        """The chain of `and` (or `or`) that ``node`` ends, term by term: a term known to
+        decide it (false for `and`, true for `or`) ends it, and the terms after it, never
+        evaluated, are not lowered either."""
+        deciding = 0 if op == "and" else 1
+        parts = []
+        for term in ast.chain_terms(node):
+            part = self.expr(term)
+            parts.append(part)
+            if isinstance(part, ir.Const) and bool(part.value) == bool(deciding):
+                break
+        if isinstance(parts[0], ir.Const) and bool(parts[0].value) == bool(deciding):
+            return ir.Const(deciding)
+        return self.chain(parts, lambda left, right, lo, mid, hi: logic(op, left, right))
 
     def visit_IfExpr(self, node):
         test = self.expr(node.condition)

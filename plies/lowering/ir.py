@@ -477,6 +477,39 @@ def size(node, most: int | None = None) -> int:
     return count
 
 
+def depth(node, known: dict[int, tuple] | None = None) -> int:
+    """How deep an expression (or any part of the IR) nests, a leaf being 1, counted without
+    recursion. ``known`` maps the ``id`` of each node measured to ``(node, depth)``: kept
+    between calls, it measures each node once (the node is kept with it, so its id stays its
+    own)."""
+    known = {} if known is None else known
+    stack = [(node, False)]
+    while stack:
+        current, ready = stack.pop()
+        if id(current) in known:
+            continue
+        below = _nodes_below(current)
+        if ready:
+            known[id(current)] = (current, 1 + max((known[id(n)][1] for n in below), default=0))
+        else:
+            stack.append((current, True))
+            stack.extend((n, False) for n in below if id(n) not in known)
+    return known[id(node)][1]
+
+
+def _nodes_below(node) -> list:
+    """The nodes one level below ``node`` (in its fields, or in a tuple of them)."""
+    found, stack = [], [node.__dict__[name] for name in node._compared] \
+        if isinstance(node, Node) else [node]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Node):
+            found.append(value)
+        elif isinstance(value, tuple):
+            stack.extend(value)
+    return found
+
+
 def substitute(node, values: dict[str, Expr]):
     """``node`` with the locals named in ``values`` replaced by their values (a definition's
     body with its arguments for its parameters; none of those names is bound inside)."""

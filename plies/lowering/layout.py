@@ -180,7 +180,13 @@ def outcome_kind(game: CheckedGame, event: str) -> int:
 
 
 def alternatives(terminal: ast.Expr) -> list[ast.Expr]:
-    """The alternatives of a terminal test ``a or b or c``, in order."""
-    if isinstance(terminal, ast.Or):
-        return alternatives(terminal.left) + alternatives(terminal.right)
-    return [terminal]
+    """The alternatives of a terminal test ``a or b or c``, in order (without recursion:
+    there may be thousands)."""
+    found, stack = [], [terminal]
+    while stack:
+        test = stack.pop()
+        if isinstance(test, ast.Or):
+            stack += [test.right, test.left]
+        else:
+            found.append(test)
+    return found

@@ -81,6 +81,7 @@ class Lowering(ExpressionLowering, StatementLowering):
         self.budget = INLINE_BUDGET
         self.depth = 0  # how deep the expression being lowered nests so far
         self.nestings: dict[str, int] = {}  # definition -> how deep its body nests
+        self.depths: dict[int, tuple] = {}  # id(IR node) -> (node, how deep it nests)
         self.written: frozenset[int] | None = None  # lowering a child's end test
         self.false_in_parent: set[ir.Expr] = set()
         self.end: tuple[ir.EndBranch, ...] = ()  # the game's end test
@@ -194,9 +195,7 @@ class Lowering(ExpressionLowering, StatementLowering):
             alternatives.remove(condition)
             utility = utility.orelse
         if alternatives:
-            rest = alternatives[0]
-            for other in alternatives[1:]:
-                rest = logic("or", rest, other)
+            rest = self.chain(alternatives, lambda left, right, *_: logic("or", left, right))
             if rest != ir.Const(0):
                 branches.append(ir.EndBranch(rest, self.expr(utility)))
         return tuple(b for b in branches if b.test != ir.Const(0))

@@ -5,6 +5,10 @@ definitions each using the one before is refused past ``MAX_DEFINITION_DEPTH`` a
 whatever its length, and one within it compiles for both back ends however deep each body nests
 (item 2). A run of prefix keywords (`not not ...`, `if ... else if ...` expressions) is refused
 as it is read, in time that grows with its length, not its square (item 17).
+
+A flat chain of one operator level (`a + b - c ...`, `a * b ...`, `a and b ...`, `a or b ...`)
+is one level of nesting however long it is, and every command takes one of thousands of terms;
+expressions truly nested past the limit are still refused.
 """
 
 from __future__ import annotations
@@ -108,3 +112,161 @@ def test_an_if_statement_with_too_many_else_if_branches_is_refused():
         "limit", 7, f"this `if` has more than {MAX_ELSE_IF:,} `else if` branches")
     # (a chain of MAX_ELSE_IF compiles: tests/test_robustness.py; 3,000 made Python's compiler
     # recurse too deep, a traceback)
+
+
+# ---- a flat chain of one operator level is one level of nesting ------------------------------
+
+COUNT = "game g\nplayers a max, b min\nstate\n  n: 0..3 = 0\n{}\nterminal {}\nutility {}\n"
+"""Three moves to the end; the utility (and the move, the terminal test) filled in."""
+
+
+def counting(utility: str, move="move m when n < 3 { n += 1 }", terminal="n == 3") -> str:
+    return COUNT.format(move, terminal, utility)
+
+
+def chains(terms: int) -> str:
+    """Chains of ``terms`` operands of each level that chains, where the rules run them: the
+    precondition (`and`), the effect (`+` and `-`), the terminal test (`or`) and the utility
+    (`-` and `+`, `*`). Worth 4 at the end: n is 3, the sum is n, the product 1."""
+    mixed = "n" + " - n + n" * ((terms - 2) // 2) + " - n + n"
+    return counting(
+        f"{mixed} + {' * '.join(['1'] * terms)}",
+        move=f"move m when {' and '.join(['n < 3'] * terms)} {{ n += "
+             f"{' + '.join(['1'] * terms)} - {terms - 1} }}",
+        terminal=" or ".join(["n == 3"] * terms))
+
+
+def native_available() -> bool:
+    """True when the native back end builds here (cffi and a C compiler)."""
+    try:
+        import plies
+        from plies.backends.native.build import NativeUnavailable
+        from plies.backends.native.engine import NativeGame
+        NativeGame(plies.load("nim", heaps=[1, 2]))
+    except (ImportError, NativeUnavailable):
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def native_cache(tmp_path_factory):
+    """Native builds go to a directory of this module's own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PLIES_CACHE_DIR", str(tmp_path_factory.mktemp("native-cache")))
+        yield native_available()
+
+
+def test_a_new_users_sum_of_400_terms_is_one_level_not_nested(tmp_path, native_cache):
+    # the file of the report: refused as "nested more than 100 operations deep"
+    path = tmp_path / "g.game"
+    path.write_text(counting(" + ".join(["1"] * 400) + " - 399"), encoding="utf-8")
+    result = run("validate", path)
+    clean(result, 0)
+    assert result.output == f"{path}: ok\n"
+    for backend in ("python", "native"):
+        result = run("solve", path, "--backend", backend)
+        clean(result, 0)
+        assert "value      1  (favours a (MAX))" in result.output
+        if backend == "native" and native_cache:
+            assert "running in Python" not in result.output
+
+
+@pytest.mark.parametrize("command", [
+    ["validate"], ["solve", "--backend", "python"], ["solve", "--backend", "native"],
+    ["fmt", "--check"], ["explain"], ["validate", "--explore"], ["compile"]])
+def test_every_command_takes_chains_of_2000_terms(tmp_path, native_cache, command):
+    path = tmp_path / "g.game"
+    path.write_text(chains(2000), encoding="utf-8")
+    with cpu_seconds() as spent:
+        result = run(*command, path)
+    clean(result, 0)  # before: refused, and past the limit a RecursionError in the passes
+    assert spent.seconds < 60  # the native build included
+    if command[0] == "solve":
+        assert "value      4  (favours a (MAX))" in result.output
+        if command[-1] == "native" and native_cache:
+            assert "running in Python" not in result.output
+    if command[0] == "explain":
+        assert "value 4, best move m" in result.output
+
+
+def test_the_formatter_writes_a_chain_split_over_lines_back_on_lines_that_parse():
+    from plies.commands.formatter import format_source
+    from plies.frontend.parser import parse
+    rows = [" +  ".join(["n"] * 50) for _ in range(40)]
+    text = counting("1 +\n" + " +\n      ".join(rows) + " - 2000 * n")
+    formatted = format_source(text, "g.game")
+    assert formatted.count("\n") == text.count("\n")  # the author's line breaks stay
+    assert "\n  n + n + n" in formatted  # each continuation indented, one space per operator
+    parse(formatted, "g.game")
+    assert load_source(formatted, "g.game").solve().value == 1
+
+
+def test_a_chain_as_long_as_the_file_may_be_is_checked_and_solved():
+    terms = 20_000  # 40,000 of the 50,000 words and symbols a file may have
+    text = counting(" + ".join(["n"] * terms) + f" - {terms - 1} * n")
+    with cpu_seconds() as spent:
+        assert not [d for d in validate_source(text, "g.game") if d.severity == "error"]
+        assert load_source(text, "g.game").solve().value == 3
+    assert spent.seconds < 60
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_long_chain_grouped_to_nest_little_keeps_the_value_read_left_to_right(seed,
+                                                                              native_cache):
+    import random
+    rng = random.Random(seed)
+    terms = [rng.choice(["n", "1", "2", "7", "n * n", "(n - 5)"]) for _ in range(300)]
+    total = terms[0] + "".join(f" {rng.choice('+-')} {term}" for term in terms[1:])
+    factors = " * ".join(rng.choice(["1", "-1", "n - 2"]) for _ in range(40))
+    tests = [rng.choice(["n == 3", "n > 1", "n < 2", "n != 0"]) for _ in range(200)]
+    conditions = " and ".join(tests[:100]), " or ".join(tests[100:])
+    utility = f"{total} + {factors} + (if {conditions[0]} then 1000 else 0) + " \
+              f"(if {conditions[1]} then 10000 else 0)"
+    n = 3  # the value at the end, read left to right as Python reads it
+    expected = eval(total, {"n": n}) + eval(factors, {"n": n}) \
+        + (1000 if eval(conditions[0], {"n": n}) else 0) \
+        + (10000 if eval(conditions[1], {"n": n}) else 0)
+    model = load_source(counting(utility), "g.game")
+    assert model.solve().value == expected
+    if native_cache and seed == 0:  # the C, grouped the same way, gives the same
+        from plies.backends.native.backend import with_backend
+        notes = []
+        native = with_backend(model, "native", notes.append)
+        assert native is not model, notes
+        assert native.solve().value == expected
+
+
+def nested_chains(levels: int, width: int) -> str:
+    """``levels`` chains each holding the next in brackets among ``width`` terms before it
+    and after it: as deep as the file may nest, and the deepest term in the middle."""
+    inner = "n"
+    for _ in range(levels):
+        inner = " - ".join(["n"] * width) + f" - ({inner}) + " + " + ".join(["n"] * width)
+    return inner
+
+
+def test_chains_nested_in_chains_compile_for_both_back_ends(native_cache):
+    # each level lowers about two deeper (the deep term kept near the top of its chain's
+    # tree), so Python's 200 nested brackets and the C emitter's recursion are not reached
+    text = counting(nested_chains(97, 60))
+    assert not [d for d in validate_source(text, "g.game") if d.severity == "error"]
+    model = load_source(text, "g.game")
+    assert model.solve().value == 3  # each level is 2n minus the one inside
+    if native_cache:
+        from plies.backends.native.backend import with_backend
+        notes = []
+        native = with_backend(model, "native", notes.append)
+        assert native is not model, notes
+        assert native.solve().value == 3
+
+
+@pytest.mark.parametrize("utility", [
+    " div ".join(["n"] * 101),  # `div` does not chain: each one nests the one before
+    "-(n + " * 60 + "n" + ")" * 60,  # 60 brackets, 120 operations
+    "1 + (" * 34 + "n * (n - " * 33 + "n" + ")" * 67,
+])
+def test_truly_nested_expressions_are_still_refused(utility):
+    error = first_error(counting(utility))
+    assert (error.code, error.message) == (
+        "limit", "this expression is nested more than 100 operations deep")
+    assert error.hint == "split it with `let` or a `def` helper"

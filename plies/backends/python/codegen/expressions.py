@@ -117,8 +117,10 @@ class ExpressionWriter(CodeWriter):
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
     def visit_Arith(self, node: ir.Arith) -> str:
-        if node.op == "+":
+        if node.op in ("+", "-"):
             return self.sum(node)
+        if node.op == "*":
+            return self.run(node, ("*",))
         left, right = self.expr(node.left), self.expr(node.right)
         if node.op in ("div", "mod") and isinstance(node.right, ir.Const) \
                 and type(node.right.value) is int and node.right.value != 0:
@@ -128,20 +130,29 @@ class ExpressionWriter(CodeWriter):
         return f"({left} {node.op} {right})"
 
     def sum(self, node: ir.Arith) -> str:
-        """``a + b + c`` written flat; a term counting a condition (``count``, unrolled) is
-        the condition itself: Python adds True and False as 1 and 0."""
-        terms, work = [], node
-        while isinstance(work, ir.Arith) and work.op == "+":
-            terms.append(work.right)
+        """``a + b - c`` written flat (``run``); a term counting a condition (``count``,
+        unrolled) is the condition itself: Python adds True and False as 1 and 0."""
+        def term(part: ir.Expr) -> ir.Expr:
+            if isinstance(part, ir.Cond) and part.then == ir.Const(1) \
+                    and part.orelse == ir.Const(0):
+                return part.test
+            return part
+        return self.run(node, ("+", "-"), term)
+
+    def run(self, node: ir.Arith, ops: tuple[str, ...], term=lambda part: part) -> str:
+        """The operations of ``ops`` down ``node``'s left side written flat, as Python reads
+        them, left to right: ``(a - b + c)``, not ``((a - b) + c)``. A chain (``a + b + ...``)
+        lowers to a tree that nests about log2(terms) deep, so its runs are short, and only
+        a right operand of the same level adds a pair of brackets: Python refuses more than
+        200 nested brackets, and the game file may nest 100 deep."""
+        rights, work = [], node
+        while isinstance(work, ir.Arith) and work.op in ops:
+            rights.append(work)
             work = work.left
-        terms.append(work)
-        codes = []
-        for term in reversed(terms):
-            if isinstance(term, ir.Cond) and term.then == ir.Const(1) \
-                    and term.orelse == ir.Const(0):
-                term = term.test
-            codes.append(self.expr(term))
-        return "(" + " + ".join(codes) + ")"
+        code = self.expr(term(work))
+        for link in reversed(rights):
+            code += f" {link.op} {self.expr(term(link.right))}"
+        return "(" + code + ")"
 
     def visit_Compare(self, node: ir.Compare) -> str:
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
