@@ -31,6 +31,7 @@ from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
 from plies.solvers.search import value_scale
 from plies.solvers.symmetry import repeated_children
+from plies.solvers.table import TABLE_BYTES
 
 ALGORITHMS = {"auto": 0, "minimax": 1, "expectiminimax": 2}
 """The algorithms the native back end runs, by the number the C knows them by."""
@@ -132,7 +133,7 @@ class NativeGame:
         line = ffi.new("int32_t[]", MAX_PV)
         where = ffi.new("int32_t[]", MAX_PLY)
         table_bytes = 0 if not use_table or algorithm != "auto" else \
-            (memory if memory is not None else 10**9)
+            (memory if memory is not None else TABLE_BYTES)  # Python's default too
         # Star1's windows depend on the units: expectiminimax takes Python's where they fit
         # 128 bits (then both back ends cut the same nodes), else the emitter's D^K (the same
         # values; the windows, rounded otherwise, may cut other nodes); auto's search does not
