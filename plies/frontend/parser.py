@@ -28,8 +28,9 @@ MAX_FILE_BYTES = 1_000_000
 MAX_NESTING = 100
 """Deepest expression or bracket nesting accepted (generated Python must stay compilable). A
 chain of operators of one level (`a + b - c ...`, `a and b and ...`: ``ast.continues_chain``)
-is one level however long it is: the passes walk a chain link by link, and the lowering groups
-it to nest about log2(terms) deep."""
+is one level however long it is: the passes walk a chain link by link, and the lowering makes
+an arithmetic one a single node (``ir.Chain``, computed left to right) and groups `and` and `or`
+to nest about log2(terms) deep."""
 MAX_PARSE_DEPTH = 20_000
 """Most symbols the parser may hold unfinished at once. A level of expression nesting holds at
 most six (`let x = 1 in`), a statement's `else if` four, so any file within ``MAX_NESTING`` and

@@ -7,7 +7,6 @@ from __future__ import annotations
 from plies.frontend import ast
 from plies.frontend import types as T
 from plies.frontend.checked import VarInfo
-from plies.frontend.expressions import interval_of
 from plies.lowering import ir, layout
 from plies.lowering.cells import CellTests
 from plies.lowering.fold import arith, cannot_fail, grouped, logic, pick
@@ -463,35 +462,37 @@ class ExpressionLowering:
 
     def visit_Binary(self, node: ast.Binary):
         """An operation, or the chain of them it ends (`a + b - c ...`, `a * b * c ...`),
-        lowered term by term, not by recursion, and grouped to nest little (``chain``)."""
+        lowered term by term, not by recursion, and computed left to right as it is read:
+        each value on the way is the one the game file's reading gives, so the native back
+        end's 64-bit checks refuse no other (`0 * x * x` is 0, `x * x` is never computed).
+        Up to three terms nest as written; more make one ``ir.Chain``, which nests no deeper
+        however long it is."""
         if node.op == "/" and self.whole:
             raise Unsupported("exact division '/' may give fractions")
         links = ast.chain_links(node)
-        terms = [links[0].left] + [link.right for link in links]
-        parts = [self.expr(term) for term in terms]
-        # each term's sign in the sum: a - b + c is a + (-b) + c, whatever the grouping
-        signs = [1] + [-1 if link.op == "-" else 1 for link in links]
         intervals = self.checked.intervals
-
-        def join(left: ir.Expr, right: ir.Expr, lo: int, mid: int, hi: int) -> ir.Expr:
-            link = links[hi - 2]  # the operation written last in terms lo..hi-1
-            if link.op not in ("+", "-"):
-                op = link.op
-            else:
-                op = "+" if signs[mid] == signs[lo] else "-"
-            if lo == 0:  # terms 0..hi-1 are what `link` computes: the checker's interval
-                return self.operation(link, left, right, op, intervals.get(id(link)))
-            interval = (1, 1) if op == "*" else (0, 0)
-            for k in range(lo, hi):
-                known = intervals.get(id(terms[k]))
-                if known is None:
-                    interval = None
-                    break
-                interval = interval_of("*" if op == "*" else "+" if signs[k] == signs[lo]
-                                       else "-", interval, known)
-            return self.operation(link, left, right, op, interval)
-
-        return self.chain(parts, join)
+        first = self.expr(links[0].left)
+        rest: list[tuple[str, ir.Expr, int]] = []  # (op, term, check) after `first`
+        for link in links:
+            right = self.expr(link.right)
+            if not rest:  # `first` is all that is known yet: folded with what follows
+                joined = self.operation(link, first, right, link.op, intervals.get(id(link)))
+                if isinstance(joined, ir.Arith) and joined.op == link.op \
+                        and joined.left is first and joined.right is right:
+                    rest.append((link.op, right, joined.check))
+                else:
+                    first = joined
+            elif right != ir.Const(1 if link.op == "*" else 0):  # x + 0, x * 1: as `arith`
+                rest.append((link.op, right, -1 if self.fits(link) else
+                             self.check("overflow", link)))
+        if len(rest) > 2:
+            return ir.Chain((first,) + tuple(term for _, term, _ in rest),
+                            tuple(op for op, _, _ in rest),
+                            tuple(check for _, _, check in rest))
+        joined = first
+        for op, term, check in rest:
+            joined = ir.Arith(op, joined, term, check)
+        return joined
 
     def operation(self, node: ast.Binary, left: ir.Expr, right: ir.Expr, op: str,
                   interval: tuple[int, int] | None) -> ir.Expr:
@@ -510,11 +511,10 @@ class ExpressionLowering:
         return arith(op, left, right, check)
 
     def chain(self, parts: list[ir.Expr], join) -> ir.Expr:
-        """The lowered terms of a chain joined in order: up to three left to right, as they
-        are written; more into a tree that nests about log2(terms) deep (``fold.grouped``),
-        which has the same value (``+`` and ``*`` of exact numbers, ``and`` and ``or``
-        group as they like; only the native back end's 64-bit overflow checks see other
-        partial sums, each checked unless the checker's intervals prove it fits)."""
+        """The lowered terms of a chain of `and` (or of `or`) joined in order: up to three
+        left to right, as they are written; more into a tree that nests about log2(terms)
+        deep (``fold.grouped``), which evaluates the same terms in the same order and stops
+        at the same one, however it is grouped."""
         if len(parts) <= 3:
             joined = parts[0]
             for k in range(1, len(parts)):

@@ -18,14 +18,14 @@ Part = TypeVar("Part")
 
 def grouped(parts: list[Part], depths: list[int],
             join: Callable[[Part, Part, int, int, int], Part]) -> Part:
-    """``parts`` (of a chain: `a + b - c ...`, `a and b and ...`) joined in their order into
-    one tree that nests little: ``join(left, right, lo, mid, hi)`` joins what parts lo..mid-1
-    and mid..hi-1 gave. Each group is split where half its weight lies on either side, a part
-    of depth d (``depths``) weighing 2**d, so that no part ends much deeper than log2 of the
-    total weight: equal parts make a balanced tree, and a deep part among shallow ones stays
-    near the top, so that chains nested in chains nest little more than the game file does.
-    A chain of 2,000 terms then nests 12 deep, not 2,000, which neither the emitters'
-    recursion nor Python's compiler would take."""
+    """``parts`` (of a chain: `a and b and ...`, or the Python code of `a + b - c ...`)
+    joined in their order into one tree that nests little: ``join(left, right, lo, mid,
+    hi)`` joins what parts lo..mid-1 and mid..hi-1 gave. Each group is split where half its
+    weight lies on either side, a part of depth d (``depths``) weighing 2**d, so that no part
+    ends much deeper than log2 of the total weight: equal parts make a balanced tree, and a
+    deep part among shallow ones stays near the top, so that chains nested in chains nest
+    little more than the game file does. A chain of 2,000 terms then nests 12 deep, not
+    2,000, which neither the emitters' recursion nor Python's compiler would take."""
     prefix = [0]
     for d in depths:
         prefix.append(prefix[-1] + 2**d)
@@ -89,6 +89,9 @@ def cannot_fail(node: ir.Expr) -> bool:
         return cannot_fail(node.left) and cannot_fail(node.right)
     if isinstance(node, ir.Arith):
         return node.check < 0 and cannot_fail(node.left) and cannot_fail(node.right)
+    if isinstance(node, ir.Chain):
+        return all(check < 0 for check in node.checks) \
+            and all(cannot_fail(term) for term in node.terms)
     if isinstance(node, ir.Unary):
         return node.check < 0 and cannot_fail(node.operand)
     if isinstance(node, ir.Cond):

@@ -185,6 +185,19 @@ class Arith(Expr):
 
 
 @node
+class Chain(Expr):
+    """``terms[0] ops[0] terms[1] ops[1] terms[2] ...``: a chain of ``+`` and ``-``, or of
+    ``*``, of more than three terms (`a + b - c + d`), read left to right as the game file
+    writes it: ``checks[k]`` checks the value of the terms up to ``terms[k + 1]`` for
+    overflow (-1: the checker's interval proves it fits). An emitter may group the terms as
+    its language needs, as long as it computes no other value that a check could refuse."""
+
+    terms: tuple[Expr, ...]
+    ops: tuple[str, ...]
+    checks: tuple[int, ...]
+
+
+@node
 class Compare(Expr):
     op: str  # == != < <= > >=
     left: Expr

@@ -270,3 +270,53 @@ def test_truly_nested_expressions_are_still_refused(utility):
     assert (error.code, error.message) == (
         "limit", "this expression is nested more than 100 operations deep")
     assert error.hint == "split it with `let` or a `def` helper"
+
+
+# ---- a long chain computes what reading it left to right computes ----------------------------
+
+LARGE = ("game g\nplayers a max, b min\nconst big = 999999999999999999 + 1\nstate\n"
+         "  x: int = 999999999999999999\n  z: int = 0\n  n: 0..1 = 0\n"
+         "move m when n < 1 {{ n += 1  x += 1  z += 0 }}\nterminal n == 1\nutility {}\n")
+"""One move to the end, after which x is 10^18 and z 0 (both read from the state, so that
+nothing is folded away); ``big`` is 10^18 known before the game starts."""
+
+
+@pytest.mark.parametrize("utility", [
+    "z * x * x * x",  # 0 * x is 0, and so is 0 * x; x * x alone passes 64 bits
+    "big * 0 * big * big + n",  # known beforehand: folded to 0 + n, as read
+    "z * 5 - x * 5 + x * 5 + x * 5 - x * 5 + z * 5 + z * 5 + z * 5",  # 0, -5e18, 0, 5e18, 0
+])
+def test_the_native_back_end_computes_a_long_chain_left_to_right(tmp_path, native_cache,
+                                                                     utility):
+    # before: chains of four terms or more were regrouped into a balanced tree, so that the
+    # native back end computed x * x, or x * 5 + x * 5, which reading the chain left to right
+    # never does, and stopped with "a number passed 64 bits" where Python (and the C before
+    # the regrouping) gave the value
+    path = tmp_path / "g.game"
+    path.write_text(LARGE.format(utility), encoding="utf-8")
+    for backend in ("python", "native"):
+        result = run("solve", path, "--backend", backend)
+        clean(result, 0)
+        assert result.output.splitlines()[1] in ("value      0  (draw)",
+                                                 "value      1  (favours a (MAX))"), backend
+        if backend == "native" and native_cache:
+            assert "running in Python" not in result.output
+
+
+def test_the_native_back_end_stops_at_the_first_value_read_left_to_right_past_64_bits(
+        tmp_path, native_cache):
+    if not native_cache:
+        pytest.skip("the native back end does not build here")
+    path = tmp_path / "g.game"
+    path.write_text(LARGE.format("x * 5 + x * 5 - x * 5 - x * 5"), encoding="utf-8")
+    assert run("solve", path, "--backend", "python").output.splitlines()[1] == \
+        "value      0  (draw)"
+    result = run("solve", path, "--backend", "native")
+    clean(result, 1)
+    # x * 5 + x * 5 is the value that passes 64 bits, and where the error points (before:
+    # the whole chain, a group x * 5 + x * 5 on its right having been computed first)
+    assert result.output.splitlines()[:3] == [
+        f"{path}:10:9: error: a number passed 64 bits in the native back end (the Python back "
+        "end computes it)",
+        "   10 | utility x * 5 + x * 5 - x * 5 - x * 5",
+        "      |         ^^^^^^^^^^^^^"]

@@ -1303,6 +1303,20 @@ class CEmitter:
         name = {"+": "p_add", "-": "p_sub", "*": "p_mul", "div": "p_div", "mod": "p_mod"}[node.op]
         return f"{name}({left}, {right}, {node.check})"
 
+    def visit_Chain(self, node: ir.Chain) -> str:
+        """A chain of more than three terms, added (or multiplied) into one variable term
+        after term, left to right: each value on the way checked as reading the game file
+        gives it, and no deeper in C however long the chain is."""
+        total = self.fresh("chain")
+        steps = [f"int64_t {total} = {self.expr(node.terms[0])};"]
+        names = {"+": "p_add", "-": "p_sub", "*": "p_mul"}
+        for op, term, check in zip(node.ops, node.terms[1:], node.checks):
+            if check < 0:  # proved by the checker's interval: cannot overflow
+                steps.append(f"{total} = {total} {op} {self.expr(term)};")
+            else:
+                steps.append(f"{total} = {names[op]}({total}, {self.expr(term)}, {check});")
+        return "({ " + " ".join(steps) + f" {total}; }})"
+
     def visit_Compare(self, node: ir.Compare) -> str:
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
 

@@ -16,6 +16,7 @@ import contextlib
 
 from plies.backends.python.codegen.writer import CodeWriter, literal, string
 from plies.lowering import ir, layout
+from plies.lowering.fold import grouped
 
 UNROLL_LIMIT = 400
 """Most comparisons written out in place of a loop (k-in-a-row lines), and most values of a
@@ -42,6 +43,7 @@ class ExpressionWriter(CodeWriter):
         self.tables: dict[tuple, str] = {}  # line functions and neighbour tables, by what
         self.pending: list[list[str]] = []  # their definitions, written after the rest
         self.no_move_yet = ""  # the test that no move was legal so far, in the moves' loop
+        self.depths: dict[int, tuple] = {}  # id(IR node) -> (node, how deep it nests)
 
     # -- reading the state --
 
@@ -130,21 +132,12 @@ class ExpressionWriter(CodeWriter):
         return f"({left} {node.op} {right})"
 
     def sum(self, node: ir.Arith) -> str:
-        """``a + b - c`` written flat (``run``); a term counting a condition (``count``,
-        unrolled) is the condition itself: Python adds True and False as 1 and 0."""
-        def term(part: ir.Expr) -> ir.Expr:
-            if isinstance(part, ir.Cond) and part.then == ir.Const(1) \
-                    and part.orelse == ir.Const(0):
-                return part.test
-            return part
-        return self.run(node, ("+", "-"), term)
+        """``a + b - c`` written flat (``run``)."""
+        return self.run(node, ("+", "-"), _counted)
 
     def run(self, node: ir.Arith, ops: tuple[str, ...], term=lambda part: part) -> str:
         """The operations of ``ops`` down ``node``'s left side written flat, as Python reads
-        them, left to right: ``(a - b + c)``, not ``((a - b) + c)``. A chain (``a + b + ...``)
-        lowers to a tree that nests about log2(terms) deep, so its runs are short, and only
-        a right operand of the same level adds a pair of brackets: Python refuses more than
-        200 nested brackets, and the game file may nest 100 deep."""
+        them, left to right: ``(a - b + c)``, not ``((a - b) + c)``."""
         rights, work = [], node
         while isinstance(work, ir.Arith) and work.op in ops:
             rights.append(work)
@@ -153,6 +146,24 @@ class ExpressionWriter(CodeWriter):
         for link in reversed(rights):
             code += f" {link.op} {self.expr(term(link.right))}"
         return "(" + code + ")"
+
+    def visit_Chain(self, node: ir.Chain) -> str:
+        """A chain of more than three terms, grouped to nest about log2(terms) deep
+        (``fold.grouped``): ``a - b + (c - d)``. Python refuses more than 200 nested brackets
+        (the game file may nest 100 deep) and its compiler a flat run of 3,000 terms; its
+        exact numbers have the same value however they are grouped, and it evaluates the
+        terms left to right either way."""
+        summing = node.ops[0] != "*"
+        signs = [1] + [-1 if op == "-" else 1 for op in node.ops]
+        codes = [self.expr(_counted(term) if summing else term) for term in node.terms]
+        depths = [ir.depth(term, self.depths) for term in node.terms]
+
+        def join(left: str, right: str, lo: int, mid: int, hi: int) -> str:
+            # parts lo..hi-1 as a sum with the sign of part lo: a - (b + c) for a - b - c
+            op = "*" if not summing else "+" if signs[mid] == signs[lo] else "-"
+            return f"{left} {op} {right}" if hi - mid == 1 else f"{left} {op} ({right})"
+
+        return "(" + grouped(codes, depths, join) + ")"
 
     def visit_Compare(self, node: ir.Compare) -> str:
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
@@ -343,6 +354,14 @@ class ExpressionWriter(CodeWriter):
             else:
                 code = f"sorted({code}, key=lambda cell: (lambda {', '.join(names)}: {key})(*cell))"
         return f"charged({code})" if loop.charged else code
+
+
+def _counted(part: ir.Expr) -> ir.Expr:
+    """A term of a sum: a term counting a condition (``count``, unrolled) is the condition
+    itself, as Python adds True and False as 1 and 0."""
+    if isinstance(part, ir.Cond) and part.then == ir.Const(1) and part.orelse == ir.Const(0):
+        return part.test
+    return part
 
 
 def _is_sum(node: ir.Expr) -> bool:
