@@ -37,6 +37,43 @@ def test_hog2_is_solved_natively_with_pythons_value_and_nodes(native, goal, valu
     assert result.nodes == expected.nodes and result.best_move == expected.best_move
 
 
+def counts(result) -> tuple:
+    return (result.value, result.best_move, result.nodes, result.leaves, result.cutoffs,
+            result.table_hits)
+
+
+@pytest.mark.timeout(120)  # a hang guard: the scale's search for K never ended when D was 1
+def test_a_die_of_one_side_is_solved_natively(native):
+    """race with `sides = 1` (a fuzzer's change of one number): every chance event is certain,
+    so the common denominator is 1; finding how many events of it fit 128 bits looped for
+    ever, before the search and so past any --timeout. Its values are whole, so Python
+    searches the root with null windows, and so does the C now (it never did on a game with
+    chance: 12,005 nodes against Python's 12,008)."""
+    model = plies.load("race", sides=1)
+    assert chance_scale(lower(model.checked)) == (1, 0)  # whole values: nothing to scale
+    assert counts(native(model).solve("auto")) == counts(model.solve("auto"))
+
+
+def test_null_windows_where_no_chance_is_left_to_reach(native):
+    """Two-sided dice, but from a position where no throw is left before the end, Python's
+    scale is 1 and it searches with null windows (10 nodes); the C searched once (5)."""
+    model = plies.load("race", sides=2, length=2, pieces=1, budget=2)
+    state = model.play_all("roll throw(1,1) step(0,0) step(1,1) roll throw(1,1)".split())
+    expected = model.solve("auto", state=state)
+    assert expected.nodes == 10
+    assert counts(native(model).solve("auto", state=state)) == counts(expected)
+
+
+@pytest.mark.parametrize("sides", [1, 2])
+def test_auto_without_a_table_prunes_chance_nodes_by_star1_as_python_does(native, sides):
+    """auto without a table prunes chance nodes with Star1 in Python; the C did not (race
+    with a die of one side, length 2, two pieces, budget 8: 138,553 nodes against 3,276)."""
+    model = plies.load("race", sides=sides, length=2, pieces=2 if sides == 1 else 1, budget=8
+                       if sides == 1 else 4)
+    expected = model.solve("auto", use_table=False)
+    assert counts(native(model).solve("auto", use_table=False)) == counts(expected)
+
+
 def test_hog2_expectiminimax_natively(native):
     model = plies.load(HOG2, goal=4)
     result, expected = native(model).solve("expectiminimax"), model.solve("expectiminimax")

@@ -59,6 +59,8 @@ def chance_scale(game: ir.Game) -> tuple[int, int]:
             count = uniform_count(chance)
             denominator = math.lcm(denominator, *([count] if count is not None else
                                                   range(1, game.move_count + 1)))
+    if denominator == 1:  # every event certain (a die of one side): whole values, no scale
+        return 1, 0
     magnitude = max(abs(game.bounds[0]), abs(game.bounds[1]), 1) if game.bounds else 2**20
     room = 2**(VALUE_BITS - 10) // (magnitude * denominator)
     scale, power = 1, 0

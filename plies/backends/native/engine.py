@@ -134,14 +134,18 @@ class NativeGame:
         where = ffi.new("int32_t[]", MAX_PLY)
         table_bytes = 0 if not use_table or algorithm != "auto" else \
             (memory if memory is not None else TABLE_BYTES)  # Python's default too
-        # Star1's windows depend on the units: expectiminimax takes Python's where they fit
-        # 128 bits (then both back ends cut the same nodes), else the emitter's D^K (the same
-        # values; the windows, rounded otherwise, may cut other nodes); auto's search does not
-        # depend on them
+        # Star1's windows depend on the units: expectiminimax, and auto without a table (Star1
+        # too, as in Python), take Python's where they fit 128 bits (then both back ends cut
+        # the same nodes), else the emitter's D^K (the same values; the windows, rounded
+        # otherwise, may cut other nodes). auto with a table depends on them only for NULL
+        # WINDOWS, which both back ends use where the values are whole in the game's own units
+        # (Python's scale 1: a die of one side, or no chance event left to reach): there it
+        # takes Python's units too
         scale = 1 if algorithm == "minimax" else self.scale
-        if algorithm == "expectiminimax":
+        starred = algorithm == "expectiminimax" or (algorithm == "auto" and not table_bytes)
+        if starred or (algorithm == "auto" and self.scale != 1):
             python_scale = value_scale(model, state)
-            if python_scale <= self.scale:
+            if python_scale <= self.scale and (starred or python_scale == 1):
                 scale = python_scale
         failed: list[BaseException] = []  # what the progress callback raised, raised after
 

@@ -995,9 +995,13 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
     (void)scale_high; (void)scale_low;
 #endif
     start(timeout, most_nodes);
-    star = algorithm == 2 && HAS_BOUNDS;
+    /* Star1 as in Python: expectiminimax, and auto asked to go without a table */
+    star = HAS_BOUNDS && (algorithm == 2 || (algorithm == 0 && memory <= 0));
     use_table = algorithm == 0 && memory > 0 && key_fits(&root);
-    null_windows = use_table && !HAS_CHANCE && HAS_BOUNDS && high_value - low_value > NULL_WINDOW_SPAN;
+    /* as in Python: where the values are whole in the game's own units (no chance, or only
+       chances whose values stay whole: SCALE 1, Python's scale from the root) */
+    null_windows = use_table && HAS_BOUNDS && (!HAS_CHANCE || SCALE == 1)
+                   && high_value - low_value > NULL_WINDOW_SPAN;
     threads = 1;
     wanted_threads = use_table && thread_count > 1 ? thread_count : 1;
     spawn_at = INT64_MAX;  /* until the search of the root's moves begins */
