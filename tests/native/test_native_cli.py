@@ -28,6 +28,22 @@ def test_backend_from_the_environment(native):
     assert "value      1" in result.stdout
 
 
+def test_a_utility_past_the_c_values_without_bounds_runs_in_python(native, tmp_path):
+    """Without declared bounds the C's values reach 2^62; a utility past them (5 * 10^18 here)
+    stopped the search with a fault whose message read the bounds and raised TypeError (a
+    traceback). Python's numbers are exact: it solves the game, after a one-line note."""
+    game = tmp_path / "big.game"
+    game.write_text("game big\nplayers a max, b min\nstate\n  x: int = 999999999999999999\n"
+                    "  n: 0..2 = 0\nmove m when n < 2 { n += 1 }\nterminal n == 2\n"
+                    "utility x * 5\n")
+    result = run("solve", str(game), "--backend", "native")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("native: a utility (4999999999999999995) is beyond the native "
+                             "search's values (-2^62..2^62 without declared bounds); running "
+                             "in Python\n")
+    assert "value      4999999999999999995  (favours a (MAX))" in result.stdout
+
+
 def test_what_runs_in_python_is_said_in_one_line(native, tmp_path):
     game = tmp_path / "thirds.game"
     game.write_text("game thirds\nplayers a max, b min\nstate n: 0..2 = 0\n"

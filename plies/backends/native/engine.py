@@ -278,6 +278,9 @@ class NativeGame:
             return NoMovesError("a non-terminal state has no legal moves", texts)
         if kind == F_BOUNDS:
             bounds = self.model.utility_bounds
+            if bounds is None:  # no declared bounds: the value is beyond the C's range
+                return NativeRefused(f"a utility ({out[9]}) is beyond the native search's "
+                                     f"values (-2^62..2^62 without declared bounds)")
             return UtilityOutOfBoundsError(
                 f"utility {out[9]} is outside the declared utility bounds "
                 f"[{_exact(bounds[0])}, {_exact(bounds[1])}]", texts)
