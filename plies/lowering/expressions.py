@@ -470,13 +470,12 @@ class ExpressionLowering:
         if node.op == "/" and self.whole:
             raise Unsupported("exact division '/' may give fractions")
         links = ast.chain_links(node)
-        intervals = self.checked.intervals
         first = self.expr(links[0].left)
         rest: list[tuple[str, ir.Expr, int]] = []  # (op, term, check) after `first`
         for link in links:
             right = self.expr(link.right)
             if not rest:  # `first` is all that is known yet: folded with what follows
-                joined = self.operation(link, first, right, link.op, intervals.get(id(link)))
+                joined = self.operation(link, first, right)
                 if isinstance(joined, ir.Arith) and joined.op == link.op \
                         and joined.left is first and joined.right is right:
                     rest.append((link.op, right, joined.check))
@@ -494,17 +493,17 @@ class ExpressionLowering:
             joined = ir.Arith(op, joined, term, check)
         return joined
 
-    def operation(self, node: ast.Binary, left: ir.Expr, right: ir.Expr, op: str,
-                  interval: tuple[int, int] | None) -> ir.Expr:
-        """``left op right``, for ``node`` (where a failure is reported), checked for
-        overflow unless ``interval``, the result's, lies well within 64-bit integers."""
+    def operation(self, node: ast.Binary, left: ir.Expr, right: ir.Expr) -> ir.Expr:
+        """``left op right`` with ``node``'s operator (where a failure is reported), checked
+        for overflow unless the checker's interval of ``node`` proves it fits (``fits``)."""
+        op = node.op
         if isinstance(left, ir.Const) and isinstance(right, ir.Const):
             folded = arith(op, left, right, -1)
             if isinstance(folded, ir.Const):
                 return folded  # no check to number
         if op in ("div", "mod", "/"):
             check = self.check("division", None, op)
-        elif interval is not None and -2**62 < interval[0] and interval[1] < 2**62:
+        elif self.fits(node):
             check = -1  # the checker's interval proves the result: nothing can overflow
         else:
             check = self.check("overflow", node)

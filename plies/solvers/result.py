@@ -35,11 +35,11 @@ class Stats:
         nodes: Calls of the recursive value function (every visited state, root included).
         leaves: Terminal states valued by UTILITY, plus depth cut-offs valued by EVALUATE.
         cutoffs: Loops left early because the rest could not change the result.
+        table_hits: Values taken from the transposition table instead of searched.
+        table_size: Entries in the transposition table at the end.
         immediate: States worth a bound because the player to move could end the game there
             at once at that bound (IMMEDIATE WINS, auto only): valued by a look at their
             moves, neither searched nor counted as leaves.
-        table_hits: Values taken from the transposition table instead of searched.
-        table_size: Entries in the transposition table at the end.
     """
 
     nodes: int = 0
