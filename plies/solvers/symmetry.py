@@ -19,7 +19,7 @@ and every look-up packs a position the same way.
 
 from __future__ import annotations
 
-from .protocol import CHANCE, Game, State
+from .protocol import CHANCE, Game, State, expander
 
 SYMMETRY_PLIES = 16
 """Positions this many moves or more from the root are not asked whether they are their own
@@ -44,7 +44,11 @@ def image_of_earlier(child: State, fixed, earlier: set) -> bool:
 
 def repeated_children(game: Game, state: State) -> frozenset[int]:
     """The places, in the order of ``game.actions(state)``, of the children of ``state`` that
-    the search leaves out as images of earlier ones (what ``left_out`` reports of the root)."""
+    the search leaves out as images of earlier ones (what ``left_out`` reports of the root).
+
+    The children are made as the search makes them (EXPAND: each move's precondition, effect
+    and end test in turn), so that where the rules fail here, they fail where the search,
+    in either back end, would meet them first."""
     symmetries = getattr(game, "symmetries", ())
     if not symmetries or game.is_terminal(state) or game.to_move(state) == CHANCE:
         return frozenset()
@@ -53,9 +57,8 @@ def repeated_children(game: Game, state: State) -> frozenset[int]:
         return frozenset()
     earlier: set = set()
     repeated = []
-    for index, move in enumerate(game.actions(state)):
-        child = game.result(state, move)
-        if game.is_terminal(child):
+    for index, (_, child, utility) in enumerate(expander(game)(state)):
+        if utility is not None:
             continue
         if image_of_earlier(child, fixed, earlier):
             repeated.append(index)

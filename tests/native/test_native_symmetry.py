@@ -68,3 +68,26 @@ def test_threads_give_one_threads_value_with_symmetry(native, monkeypatch):
     for threads in (2, 3):
         result = compiled.solve("auto", threads=threads)
         assert (result.value, result.proved, result.threads) == (0, True, threads)
+
+
+def test_a_rule_failing_at_the_root_is_met_where_expand_meets_it(native):
+    """With symmetries, the Python search first lists the root's children to report those left
+    out (``repeated_children``). It made them with ACTIONS, every precondition before any
+    effect, so on an Othello whose flank test reads past the board (a mutant a fuzzer made) it
+    met the precondition failing at place(2,0), where the native search, making each move in
+    turn as EXPAND does, met the effect of place(1,3) failing first. Both now meet the
+    effect."""
+    shipped = plies.load("othello", size=4)
+    text = shipped.checked.source.replace("board[r + k * dr, c + k * dc] == p",
+                                          "board[r * k * dr, c + k * dc] == p")
+    assert text != shipped.checked.source
+    model = load_source(text, "othello.game", size=4)
+    assert model.symmetries
+    met = []
+    for solver in (model, native(model)):
+        with pytest.raises(plies.GameRuntimeError) as failed:
+            solver.solve("auto")
+        met.append((failed.value.diagnostic.line, failed.value.diagnostic.message))
+    effect = next(number for number, line in enumerate(text.splitlines(), 1)
+                  if "while board[row, col] != turn" in line)
+    assert met == [(effect, "index 4 is outside the rows of board (0..3)")] * 2
