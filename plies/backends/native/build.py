@@ -56,10 +56,22 @@ KEEP = 100
 
 _lock = threading.Lock()
 _loaded: dict[str, object] = {}
+_static_tls_full = False  # set once a module failed to load for want of static TLS
 
 
 class NativeUnavailable(PliesError):
     """The native back end cannot run here (no cffi, no C compiler) or for this game."""
+
+
+class StaticTlsFull(NativeUnavailable):
+    """The process has no static thread-local storage left for one more module: after a
+    couple of hundred games built and loaded in one process (glibc sets aside a fixed block
+    for the modules loaded after start, and each game's module takes a word of it)."""
+
+
+DYNAMIC_TLS = "#define PLIES_DYNAMIC_TLS 1  /* the static TLS block was used up (build.py) */\n"
+"""What a module's C starts with when it is built again for a process whose static TLS block is
+full: its thread's worker then lives in dynamic TLS (runtime.h)."""
 
 
 def cache_directory() -> Path | None:
@@ -105,9 +117,22 @@ def load_module(source: str, building: Callable[[], object] | None = None):
     """The built module of ``source`` (building it the first time, after calling
     ``building``: a build can take seconds): its ``ffi`` and ``lib``.
 
+    Once the process's static TLS block is full (``StaticTlsFull``), this and every later
+    module are built with ``DYNAMIC_TLS`` first.
+
     Raises:
         NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
     """
+    global _static_tls_full
+    if not _static_tls_full:
+        try:
+            return _load(source, building)
+        except StaticTlsFull:
+            _static_tls_full = True
+    return _load(DYNAMIC_TLS + source, building)
+
+
+def _load(source: str, building: Callable[[], object] | None):
     name = module_name(source)
     with _lock:
         if name in _loaded:
@@ -154,7 +179,10 @@ def recall_built(code: str) -> tuple[object, tuple[int, ...]] | None:
             built = _find_built(record.parent, name)
             if built is None:
                 return None
-            _loaded[name] = _import(name, built)
+            try:
+                _loaded[name] = _import(name, built)
+            except StaticTlsFull:
+                return None  # built again, with dynamic TLS, by load_module
         return _loaded[name], numbers
 
 
@@ -257,10 +285,12 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
 
 def _import(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
     try:
+        module = importlib.util.module_from_spec(spec)  # the dynamic loader opens it here
         spec.loader.exec_module(module)
     except ImportError as error:
+        if "static TLS" in str(error):
+            raise StaticTlsFull(str(error)) from None
         raise NativeUnavailable(f"the built module does not load ({error})") from None
     return module
 

@@ -134,7 +134,15 @@ typedef struct worker {
     int64_t work_done, work_next;  /* the rules' work in this search (count_work, below) */
 } worker_t;
 
+/* The thread's worker, in the static TLS block that the C library sets aside at start for the
+   modules loaded later (one address computation a use). A process that has loaded a couple of
+   hundred games has used that block up; the module is then built again with
+   PLIES_DYNAMIC_TLS (plies/backends/native/build.py), whose `me` costs a call a use. */
+#ifdef PLIES_DYNAMIC_TLS
+static __thread worker_t *me;
+#else
 static __thread worker_t *me __attribute__((tls_model("initial-exec")));
+#endif
 
 static void fault(int64_t kind, int64_t check, int64_t a, int64_t b) __attribute__((noreturn));
 static void fault(int64_t kind, int64_t check, int64_t a, int64_t b)
