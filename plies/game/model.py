@@ -250,12 +250,15 @@ class GameModel:
                 raise
             raise mapped from None
 
-    def runtime_error(self, error: BaseException,
-                      before: list[str] | None = None) -> GameRuntimeError | None:
+    def runtime_error(self, error: BaseException, before: list[str] | None = None,
+                      expanding_state=None) -> GameRuntimeError | None:
         """The game-file location of an exception raised inside generated code, or None.
 
-        ``before`` are the moves (texts) that led to the search's root. A limit met inside
-        the rules (``SearchStopped``) or memory running out is not a rule failing: None.
+        ``before`` are the moves (texts) that led to the search's root. ``expanding_state``
+        is the state whose children were being made when the error was raised outside any
+        search (a native search's failure made again in Python): the move that failed is
+        then found as for a search. A limit met inside the rules (``SearchStopped``) or
+        memory running out is not a rule failing: None.
         """
         if isinstance(error, (MemoryError, SearchStopped)):
             return None
@@ -270,8 +273,9 @@ class GameModel:
         expanding = self._in_expand(error)
         making_children = expanding or function in ("successors", "result") \
             or function.startswith("effect_")
-        if (applying is None or expanding) and making_children and path.states:
-            applying, replayed = self._failing_move(path.states[-1], tested=expanding)
+        states = path.states or ([] if expanding_state is None else [expanding_state])
+        if (applying is None or expanding) and making_children and states:
+            applying, replayed = self._failing_move(states[-1], tested=expanding)
             if (function == "successors" or expanding) and replayed is not None:
                 # SUCCESSORS and EXPAND build a child in one line spanning the whole move;
                 # RESULT's effect (and OUTCOME) fail at the statement itself.

@@ -301,7 +301,7 @@ class NativeGame:
                 for _ in model.expand(state):
                     pass
         except Exception as error:  # noqa: BLE001 - the failure the C met, found in Python
-            return model.runtime_error(error, texts)
+            return model.runtime_error(error, texts, expanding_state=state)
         return None
 
     def located(self, kind: int, out, texts: list[str]) -> GameRuntimeError:
