@@ -309,18 +309,25 @@ class GameModel:
 
     def _failing_expression(self, lineno: int, columns, within: Span | None):
         """The game-file span of the smallest expression written in the line that holds the
-        failing operation, inside the line's own span; None when the line map cannot tell."""
+        failing operation, inside the line's own span; else, where a definition was written
+        out in the line (``full`` in ``terminal ... or full``), the one expression anywhere
+        in the file that holds it; None when the line map cannot tell."""
         if columns is None or None in columns or within is None:
             return None
         line = self.code.source.split("\n")[lineno - 1]
         failing = line[columns[0]:columns[1]]
         if not failing:
             return None
-        holding = [(len(code), span) for code, spans in self.code.fragments.items()
-                   if failing in code and code in line for span in spans
+        anywhere = [(len(code), span) for code, spans in self.code.fragments.items()
+                    if failing in code and code in line for span in spans]
+        holding = [(size, span) for size, span in anywhere
                    if (within.line, within.column) <= (span.line, span.column)
                    and (span.end_line, span.end_column) <= (within.end_line, within.end_column)]
-        return min(holding, key=lambda item: item[0])[1] if holding else None
+        if holding:
+            return min(holding, key=lambda item: item[0])[1]
+        if len({span for _, span in anywhere}) == 1:
+            return anywhere[0][1]
+        return None
 
     def _in_expand(self, error: BaseException) -> bool:
         """True when ``error`` was raised inside the generated EXPAND."""

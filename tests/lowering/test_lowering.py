@@ -99,6 +99,20 @@ def test_a_failure_inside_a_called_definition_is_reported_there():
     assert (diagnostic.line, diagnostic.column) == (6, 18)  # heap[i] in `def at`
 
 
+def test_a_failure_inside_a_definition_written_in_place_is_reported_there():
+    """`full` has no arguments, so it is written out in the end test (its `any` unrolled):
+    the failing index was reported at the whole `terminal` statement (a fuzzer's Connect Four
+    with `0..width + 1`); now at `heap[i]` in the definition, in both back ends."""
+    text = countdown("move take(k in 1..2) when k <= n { n -= k }",
+                     terminal="n == 0 or full", state="  heap: array[3] of 0..1 = 0",
+                     extra="def full = any i in 0..3: heap[i] == 1")
+    with pytest.raises(GameRuntimeError) as failure:
+        load_source(text, "g.game").solve()
+    diagnostic = failure.value.diagnostic
+    assert diagnostic.message == "index 3 is outside heap (0..2)"
+    assert (diagnostic.line, diagnostic.column) == (6, 27)  # heap[i] in `def full`
+
+
 def test_a_local_holding_an_array_is_one_local_per_item():
     text = countdown("""move swap when n > 0 {
   let pair = [row[1], row[0]]
