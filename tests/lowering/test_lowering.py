@@ -88,29 +88,22 @@ def test_definitions_are_called_where_their_arguments_are_not_known():
     assert "def def_discs(" not in source  # discs(black), discs(white): written in place
 
 
-def test_a_failure_inside_a_called_definition_is_reported_there():
-    text = countdown("move take(k in 1..2) when k <= n { n -= k }",
-                     terminal="n == 0 or at(n) > 1", state="  heap: array[3] of 0..1 = 0",
-                     extra="def at(i: int) = heap[i]")
+@pytest.mark.parametrize(("terminal", "definition", "message", "column"), [
+    ("n == 0 or at(n) > 1", "def at(i: int) = heap[i]", "index 5 is outside heap (0..2)", 18),
+    # `full` has no arguments, so it is written out in the end test (its `any` unrolled): the
+    # failing index was reported at the whole `terminal` statement (a fuzzer's Connect Four
+    # with `0..width + 1`)
+    ("n == 0 or full", "def full = any i in 0..3: heap[i] == 1",
+     "index 3 is outside heap (0..2)", 27),
+], ids=["called", "written-in-place"])
+def test_a_failure_inside_a_definition_is_reported_there(terminal, definition, message, column):
+    text = countdown("move take(k in 1..2) when k <= n { n -= k }", terminal=terminal,
+                     state="  heap: array[3] of 0..1 = 0", extra=definition)
     with pytest.raises(GameRuntimeError) as failure:
         load_source(text, "g.game").solve()
     diagnostic = failure.value.diagnostic
-    assert diagnostic.message == "index 5 is outside heap (0..2)"
-    assert (diagnostic.line, diagnostic.column) == (6, 18)  # heap[i] in `def at`
-
-
-def test_a_failure_inside_a_definition_written_in_place_is_reported_there():
-    """`full` has no arguments, so it is written out in the end test (its `any` unrolled):
-    the failing index was reported at the whole `terminal` statement (a fuzzer's Connect Four
-    with `0..width + 1`); now at `heap[i]` in the definition, in both back ends."""
-    text = countdown("move take(k in 1..2) when k <= n { n -= k }",
-                     terminal="n == 0 or full", state="  heap: array[3] of 0..1 = 0",
-                     extra="def full = any i in 0..3: heap[i] == 1")
-    with pytest.raises(GameRuntimeError) as failure:
-        load_source(text, "g.game").solve()
-    diagnostic = failure.value.diagnostic
-    assert diagnostic.message == "index 3 is outside heap (0..2)"
-    assert (diagnostic.line, diagnostic.column) == (6, 27)  # heap[i] in `def full`
+    assert diagnostic.message == message
+    assert (diagnostic.line, diagnostic.column) == (6, column)  # heap[i] in the definition
 
 
 def test_a_local_holding_an_array_is_one_local_per_item():

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -29,13 +28,8 @@ from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source, validate_source
 from plies.solvers.errors import SolverError
 
-GAMES = Path(__file__).resolve().parent.parent.parent / "games"
-SMALLER = {"connect4": ("width = 7, height = 6", "width = 4, height = 4"),
-           "gomoku": ("width = 15, height = 15, k = 5", "width = 4, height = 3, k = 3"),
-           "othello": ("size = 8", "size = 4")}
-"""Parameters that make a shipped game small enough to solve in a test."""
-NATIVE = sorted(p.stem for p in GAMES.glob("*.game")
-                if p.stem not in ("aima_fig5_2", "seed_tree"))  # explicit trees: Python only
+from .corpus import NATIVE, counts, shipped_small
+
 KINDS = [["+", "-", "*"], ["<", "<=", ">", ">=", "==", "!="], ["and", "or"], ["min", "max"],
          ["all", "any"]]
 OPERATOR = re.compile(r"(?<![<>=!])(<=|>=|==|!=|<|>)(?!=)|(?<=\s)([+*-])(?=\s)"
@@ -61,11 +55,6 @@ def swap_operators(text: str, rng: random.Random) -> str:
     return text
 
 
-def counts(result) -> tuple:
-    return (result.value, result.best_move, result.proved, result.nodes, result.leaves,
-            result.cutoffs, result.table_hits, result.immediate)
-
-
 def failure(error: GameRuntimeError) -> tuple:
     return error.diagnostic.message, error.diagnostic.line, error.diagnostic.column, error.moves
 
@@ -74,9 +63,7 @@ def failure(error: GameRuntimeError) -> tuple:
 @pytest.mark.parametrize(("name", "case"), [(name, case) for name in NATIVE
                                             for case in range(CASES)])
 def test_a_game_with_other_operators_is_the_same_game_in_both_back_ends(native, name, case):
-    text = (GAMES / f"{name}.game").read_text(encoding="utf-8")
-    if name in SMALLER:
-        text = text.replace(*SMALLER[name])
+    text = shipped_small(name)
     text = swap_operators(text, random.Random(f"operators-{name}-{case}"))
     problems = [d for d in validate_source(text, f"{name}.game") if d.severity == "error"]
     if problems:  # a changed operator the checker refuses: a message with its place

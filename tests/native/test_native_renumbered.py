@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -29,12 +28,8 @@ from plies.game.loader import load_source, validate_source
 from plies.solvers.errors import SolverError
 from plies.solvers.protocol import CHANCE
 
-GAMES = Path(__file__).resolve().parent.parent.parent / "games"
-SMALLER = {"connect4": ("width = 7, height = 6", "width = 4, height = 4"),
-           "gomoku": ("width = 15, height = 15, k = 5", "width = 4, height = 3, k = 3")}
-"""Parameters that make a shipped game small enough to solve in a test."""
-NATIVE = sorted(p.stem for p in GAMES.glob("*.game")
-                if p.stem not in ("aima_fig5_2", "seed_tree"))  # explicit trees: Python only
+from .corpus import NATIVE, counts, shipped_small
+
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 CASES = 3
 """Changed games per shipped game."""
@@ -71,18 +66,11 @@ def positions(model, rng: random.Random, games: int = 6, moves: int = 12) -> lis
     return seen
 
 
-def counts(result) -> tuple:
-    return (result.value, result.best_move, result.proved, result.nodes, result.leaves,
-            result.cutoffs, result.table_hits, result.immediate)
-
-
 @pytest.mark.timeout(300)  # a hang guard: each case takes a second or two
 @pytest.mark.parametrize(("name", "case"), [(name, case) for name in NATIVE
                                             for case in range(CASES)])
 def test_a_renumbered_game_is_the_same_game_in_both_back_ends(native, name, case):
-    text = (GAMES / f"{name}.game").read_text(encoding="utf-8")
-    if name in SMALLER:
-        text = text.replace(*SMALLER[name])
+    text = shipped_small(name)
     rng = random.Random(f"renumbered-{name}-{case}")
     text = renumber(text, rng)
     problems = [d for d in validate_source(text, f"{name}.game") if d.severity == "error"]

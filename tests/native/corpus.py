@@ -1,0 +1,27 @@
+"""The fuzzers' corpora (test_native_renumbered.py, test_native_mutants.py): the shipped games
+the native back end compiles, made small enough to solve in a test, and what both back ends
+must count alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GAMES = Path(__file__).resolve().parent.parent.parent / "games"
+SMALLER = {"connect4": ("width = 7, height = 6", "width = 4, height = 4"),
+           "gomoku": ("width = 15, height = 15, k = 5", "width = 4, height = 3, k = 3"),
+           "othello": ("size = 8", "size = 4")}
+"""Parameters that make a shipped game small enough to solve in a test."""
+NATIVE = sorted(p.stem for p in GAMES.glob("*.game")
+                if p.stem not in ("aima_fig5_2", "seed_tree"))  # explicit trees: Python only
+
+
+def shipped_small(name: str) -> str:
+    """The text of shipped game ``name``, with the parameters of ``SMALLER`` where it has some."""
+    text = (GAMES / f"{name}.game").read_text(encoding="utf-8")
+    return text.replace(*SMALLER[name]) if name in SMALLER else text
+
+
+def counts(result) -> tuple:
+    """What one thread's search gives alike in both back ends: the value, best move and counts."""
+    return (result.value, result.best_move, result.proved, result.nodes, result.leaves,
+            result.cutoffs, result.table_hits, result.immediate)
