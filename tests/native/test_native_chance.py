@@ -94,3 +94,39 @@ def test_values_past_128_bits_are_refused_with_the_reason(native):
                        r"integers \(the native search keeps them exact through \d+ chance "
                        r"events in a row, each dividing by 16\)$"):
         native(plies.load(HOG2, goal=20)).solve("auto")
+
+
+DIE_INTO_A_FAILING_END_TEST = """game chance_failure
+
+players a max, b min
+
+state
+  n: 0..9 = 0
+
+move roll { chance die }
+
+chance die(d in 1..2) {
+  n += d
+}
+
+terminal n >= 8 or 6 mod (n - 3) == 5
+utility 0
+bounds 0..0
+"""
+
+
+def test_a_rule_failing_in_an_outcome_is_reported_after_that_outcome(native):
+    """The native search makes all of a chance event's outcomes at once, so it meets n == 3
+    after roll die(1) roll die(2), where Python, making them one at a time, goes deeper with
+    die(1) first (docs/native.md). Its report ended one move short: `roll die(1) roll`, the
+    outcome whose end test failed left out."""
+    model = plies.load_source(DIE_INTO_A_FAILING_END_TEST, "g.game")
+    with pytest.raises(plies.GameRuntimeError) as failed:
+        native(model).solve("auto")
+    error = failed.value
+    assert (error.diagnostic.line, error.diagnostic.message) == (14, "division by zero (mod)")
+    assert error.moves == ["roll", "die(1)", "roll", "die(2)"]
+    state = model.play_all(error.moves[:-1])
+    with pytest.raises(plies.GameRuntimeError):  # the last outcome is the one that fails
+        with model.rules_failures([]):
+            model.outcome(model.play(state, error.moves[-1]))

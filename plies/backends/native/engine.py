@@ -294,14 +294,18 @@ class NativeGame:
         there too (it does, unless a number passed 64 bits in C but not in Python)."""
         model = self.model
         try:
-            if model.to_move(state) == CHANCE:
-                for move, _ in model.chance_outcomes(state):
-                    model.outcome(model.result(state, move))
-            else:
+            if model.to_move(state) != CHANCE:
                 for _ in model.expand(state):
                     pass
+                return None
+            outcomes = model.chance_outcomes(state)
         except Exception as error:  # noqa: BLE001 - the failure the C met, found in Python
             return model.runtime_error(error, texts, expanding_state=state)
+        for move, _ in outcomes:  # made one at a time, so the failing one is known
+            try:
+                model.outcome(model.result(state, move))
+            except Exception as error:  # noqa: BLE001 - as above, while making this outcome
+                return model.runtime_error(error, [*texts, str(move)])
         return None
 
     def located(self, kind: int, out, texts: list[str]) -> GameRuntimeError:
