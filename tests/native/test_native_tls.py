@@ -38,9 +38,10 @@ FILL_AND_SOLVE = textwrap.dedent("""
     import plies
     from plies.backends.native import build
     from plies.backends.native.engine import NativeGame
-    game = NativeGame(plies.load("nim", heaps=[1, 2, 3]))
+    said = []
+    game = NativeGame(plies.load("nim", heaps=[1, 2, 3]), lambda: said.append(1))
     found, shared = game.solve("auto"), game.solve("auto", threads=2)
-    print(filled, found.value, found.nodes, build._static_tls_full, shared.value)
+    print(filled, found.value, found.nodes, build._static_tls_full, shared.value, len(said))
 """)
 
 
@@ -53,7 +54,8 @@ def test_a_game_loads_after_the_static_tls_block_is_full(native, tmp_path):
     done = subprocess.run([sys.executable, "-c", FILL_AND_SOLVE, str(tmp_path)], env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    filled, value, nodes, full, with_threads = done.stdout.split()
+    filled, value, nodes, full, with_threads, said = done.stdout.split()
+    assert said == "1"  # built twice (the second time with dynamic TLS), said once
     assert int(filled) > 0
     assert (int(value), int(nodes), full) == (expected.value, expected.nodes, "True")
     assert int(with_threads) == expected.value  # each thread has its worker in dynamic TLS

@@ -124,12 +124,18 @@ def load_module(source: str, building: Callable[[], object] | None = None):
         NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
     """
     global _static_tls_full
+    said: list[bool] = []
+
+    def once() -> None:  # a game built twice (the second time with DYNAMIC_TLS) is said once
+        if building is not None and not said:
+            said.append(True)
+            building()
     if not _static_tls_full:
         try:
-            return _load(source, building)
+            return _load(source, once)
         except StaticTlsFull:
             _static_tls_full = True
-    return _load(DYNAMIC_TLS + source, building)
+    return _load(DYNAMIC_TLS + source, once)
 
 
 def _load(source: str, building: Callable[[], object] | None):
