@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from plies.game.loader import validate_source
+
 GAMES = Path(__file__).resolve().parent.parent.parent / "games"
 SMALLER = {"connect4": ("width = 7, height = 6", "width = 4, height = 4"),
            "gomoku": ("width = 15, height = 15, k = 5", "width = 4, height = 3, k = 3"),
@@ -25,3 +27,11 @@ def counts(result) -> tuple:
     """What one thread's search gives alike in both back ends: the value, best move and counts."""
     return (result.value, result.best_move, result.proved, result.nodes, result.leaves,
             result.cutoffs, result.table_hits, result.immediate)
+
+
+def refused_by_the_checker(text: str, name: str) -> bool:
+    """Whether the checker refuses the changed game ``text``; each of its errors must then be
+    a message with its place."""
+    problems = [d for d in validate_source(text, f"{name}.game") if d.severity == "error"]
+    assert all(d.message and d.line >= 1 for d in problems), problems
+    return bool(problems)

@@ -56,7 +56,7 @@ KEEP = 100
 
 _lock = threading.Lock()
 _loaded: dict[str, object] = {}
-_static_tls_full = False  # set once a module failed to load for want of static TLS
+_static_tls_full = False  # set by _import once a module failed to load for want of static TLS
 
 
 class NativeUnavailable(PliesError):
@@ -123,18 +123,18 @@ def load_module(source: str, building: Callable[[], object] | None = None):
     Raises:
         NativeUnavailable: cffi is missing, or the C compiler is missing or failed.
     """
-    global _static_tls_full
-    said: list[bool] = []
+    said = False
 
     def once() -> None:  # a game built twice (the second time with DYNAMIC_TLS) is said once
+        nonlocal said
         if building is not None and not said:
-            said.append(True)
+            said = True
             building()
     if not _static_tls_full:
         try:
             return _load(source, once)
         except StaticTlsFull:
-            _static_tls_full = True
+            pass
     return _load(DYNAMIC_TLS + source, once)
 
 
@@ -290,12 +290,14 @@ def _compile(cffi, directory: Path, name: str, source: str) -> Path:
 
 
 def _import(name: str, path: Path):
+    global _static_tls_full
     spec = importlib.util.spec_from_file_location(name, path)
     try:
         module = importlib.util.module_from_spec(spec)  # the dynamic loader opens it here
         spec.loader.exec_module(module)
     except ImportError as error:
         if "static TLS" in str(error):
+            _static_tls_full = True  # every later module is built with DYNAMIC_TLS
             raise StaticTlsFull(str(error)) from None
         raise NativeUnavailable(f"the built module does not load ({error})") from None
     return module

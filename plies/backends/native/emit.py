@@ -31,6 +31,8 @@ from plies.lowering.ir import Unsupported
 MAX_DOMAIN_VALUES = 10_000
 MAX_LOOP_STEPS = 100_000
 VALUE_BITS = 125
+CHECKED_OPERATIONS = {"+": "p_add", "-": "p_sub", "*": "p_mul", "div": "p_div", "mod": "p_mod"}
+"""The runtime's checked operations (runtime.h): each fails at its check, not wrapping."""
 """Chance games keep values in 128-bit integers scaled by D**K, within 2**VALUE_BITS."""
 
 
@@ -1302,8 +1304,7 @@ class CEmitter:
         if node.check < 0:  # slot arithmetic on checked indices: cannot overflow
             op = {"+": "+", "-": "-", "*": "*"}[node.op]
             return f"({left} {op} {right})"
-        name = {"+": "p_add", "-": "p_sub", "*": "p_mul", "div": "p_div", "mod": "p_mod"}[node.op]
-        return f"{name}({left}, {right}, {node.check})"
+        return f"{CHECKED_OPERATIONS[node.op]}({left}, {right}, {node.check})"
 
     def visit_Chain(self, node: ir.Chain) -> str:
         """A chain of more than three terms, added (or multiplied) into one variable term
@@ -1311,12 +1312,12 @@ class CEmitter:
         gives it, and no deeper in C however long the chain is."""
         total = self.fresh("chain")
         steps = [f"int64_t {total} = {self.expr(node.terms[0])};"]
-        names = {"+": "p_add", "-": "p_sub", "*": "p_mul"}
         for op, term, check in zip(node.ops, node.terms[1:], node.checks):
             if check < 0:  # proved by the checker's interval: cannot overflow
                 steps.append(f"{total} = {total} {op} {self.expr(term)};")
             else:
-                steps.append(f"{total} = {names[op]}({total}, {self.expr(term)}, {check});")
+                steps.append(f"{total} = {CHECKED_OPERATIONS[op]}({total}, {self.expr(term)}, "
+                             f"{check});")
         return "({ " + " ".join(steps) + f" {total}; }})"
 
     def visit_Compare(self, node: ir.Compare) -> str:
