@@ -735,13 +735,15 @@ def _is_solution_directory(path) -> bool:
 def _tier_solve(model, moves, db, as_json, max_positions, timeout, memory, workers, engine,
                 address, backend="python") -> None:
     """``solve --strong --db DIR``: solve tier by tier into a solution directory."""
+    from plies.commands.analysis import game_errors
     from plies.commands.solution import run_solve, summary_text
     from plies.solvers.graph import TooManyPositionsError
     try:
-        summary = run_solve(model, moves, db, workers=workers, engine=engine, address=address,
-                            timeout=timeout, memory=_memory(memory), max_positions=max_positions,
-                            show_progress=sys.stderr.isatty() and not as_json, backend=backend,
-                            notice=_notice)
+        with game_errors(model, []):  # a failing rule's line of moves is from the start
+            summary = run_solve(model, moves, db, workers=workers, engine=engine,
+                                address=address, timeout=timeout, memory=_memory(memory),
+                                max_positions=max_positions, backend=backend, notice=_notice,
+                                show_progress=sys.stderr.isatty() and not as_json)
     except TooManyPositionsError as error:
         raise solvers.SolverError(f"{error}; --max-nodes N allows more") from None
     typer.echo(json.dumps(summary, indent=2) if as_json else summary_text(summary))

@@ -111,6 +111,36 @@ def test_a_failing_rule_is_reported_at_its_line_with_the_moves(games, command, m
     assert result.stdout == ""
 
 
+# A solve by tiers meets a fault in a worker (another process, its traceback gone): the solve
+# meets it again where it can say which rule failed, and reports it as every command does.
+# Before, it said "error: n would become -1, outside its range 0..3 (after moves: take(1)
+# take(1))", without the line, and the same for a position without moves.
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_solve_by_tiers_reports_a_failing_rule_as_solve_does(games, backend):
+    if backend == "native":
+        pytest.importorskip("cffi")
+    result = run("solve", "careless.game", "--strong", "--db", "careless-solution",
+                 "--workers", "2", "--backend", backend)
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n") == CARELESS_FAULT.replace("{moves}", "take(2) take(2)")
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_solve_by_tiers_reports_a_position_without_moves_as_solve_does(games, backend):
+    if backend == "native":
+        pytest.importorskip("cffi")
+    result = run("solve", "stuck.game", "--strong", "--db", "stuck-solution", "--backend",
+                 backend, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["error"] == "runtime"
+    assert report["moves"] == ["take(2)"]
+    [diagnostic] = report["diagnostics"]
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["column"]) == ("no-moves", 6, 10)
+    assert diagnostic["message"] == "the game is not over here, but B (MIN) has no legal move"
+
+
 STEPS = """game steps
 players A max, B min
 state

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import tierfiles as F
-from .errors import SolverError
+from .errors import GameContractError, NoMovesError, SolverError
 from .graph import TERMINAL
 from .protocol import CHANCE, MAX, Game, State
 from .remoteness import hurries
@@ -166,30 +166,11 @@ def _discover(tg: TierGame, tier: int, keys: list[int]):
 
 def _discover_python(tg: TierGame, tier: int, keys: list[int]):
     """``_discover`` by the game's Python code."""
-    game, tier_of, pack, unpack = tg.game, tg.tier, tg.pack, tg.unpack
-    outcome, to_move, successors = game.outcome, game.to_move, game.successors
     same: set[int] = set()
     later: defaultdict[int, set[int]] = defaultdict(set)
     for key in keys:
-        state = unpack(key)
         try:
-            if outcome(state) is not None:
-                continue
-            if to_move(state) == CHANCE:
-                return same, later, False, (key, "", tier, "a chance position: a solution "
-                                            "directory holds games without chance")
-            pairs = successors(state)
-            if not pairs:
-                return same, later, False, (key, "", tier, "a non-terminal position has no "
-                                            "legal moves")
-            for move, child in pairs:
-                child_tier = tier_of(child)
-                try:
-                    child_key = pack(child)
-                except Exception:
-                    if tg.check is not None:
-                        tg.check(child)
-                    raise
+            for move, child_tier, child_key in _children(tg, key):
                 if child_tier == tier:
                     same.add(child_key)
                 elif child_tier > tier:
@@ -199,6 +180,42 @@ def _discover_python(tg: TierGame, tier: int, keys: list[int]):
         except Exception as error:  # noqa: BLE001 - a rule failed: the caller says where
             return same, later, False, (key, "", tier, str(error) or type(error).__name__)
     return same, later, bool(same), None
+
+
+def _children(tg: TierGame, key: int):
+    """``(move, tier, key)`` of each child of the position ``key``, one at a time (none where
+    the game is over), raising what the game's rules raise there: NoMovesError where a
+    position that is not over has no move, GameContractError at a chance position."""
+    game = tg.game
+    state = tg.unpack(key)
+    if game.outcome(state) is not None:
+        return
+    if game.to_move(state) == CHANCE:
+        raise GameContractError("a chance position: a solution directory holds games without "
+                                "chance")
+    pairs = game.successors(state)
+    if not pairs:
+        raise NoMovesError("a non-terminal position has no legal moves")
+    for move, child in pairs:
+        child_tier = tg.tier(child)
+        try:
+            child_key = tg.pack(child)
+        except Exception:
+            if tg.check is not None:
+                tg.check(child)
+            raise
+        yield move, child_tier, child_key
+
+
+def failure_at(tg: TierGame, key: int) -> Exception | None:
+    """What the game's rules raise at the position ``key`` as its children are found (a
+    worker's problem, met again in this process to report it at its rule), or None."""
+    try:
+        for _ in _children(tg, key):
+            pass
+    except Exception as error:  # noqa: BLE001 - the failure itself is the answer
+        return error
+    return None
 
 
 def _native_children(native, tier: int, keys: list[int]):

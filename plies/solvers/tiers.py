@@ -51,13 +51,13 @@ from time import perf_counter
 
 from . import tierfiles as F
 from .errors import GameContractError, SolverError, format_moves
-from .graph import TERMINAL, PositionGraph
+from .graph import TERMINAL, PositionFailedError, PositionGraph
 from .protocol import CHANCE, Game, Move, State
 from .remoteness import hurries
 from .engines import SerialEngine
 from .retrograde import EndlessPlayError, endless_values, settle, undeclared_endless
 from .tierchunks import (TierJob, _context, _stored_remoteness, _stored_value, discover_chunk,
-                         discover_runs, edges_chunk, value_chunk)
+                         discover_runs, edges_chunk, failure_at, value_chunk)
 
 CHUNK_POSITIONS = 20_000
 """Most positions in one chunk (a chunk of Connect Four takes about 0.2 s in Python)."""
@@ -548,6 +548,12 @@ class _Solve:
         line = line_to(tg.game, tg.game.initial_state(), tg.unpack(key), pack=tg.pack)
         if message is None:
             raise TierLoweredError([*line, move], tier, child_tier)
+        # the worker's error met again here, where it can be reported at its rule
+        error = failure_at(tg, key)
+        if isinstance(error, GameContractError):
+            raise error.after(line) from None
+        if error is not None:
+            raise PositionFailedError(line, tg.unpack(key)) from error
         raise GameContractError(message, line)
 
     # -- valuing them, last tier back --
