@@ -163,6 +163,17 @@ def identity(model, start_moves: list[str]) -> dict:
     }
 
 
+def check_directory_game(model) -> None:
+    """Refuse a game that a solution directory cannot hold (a UsageError that says where to
+    store it instead)."""
+    if model.has_chance:
+        raise UsageError("a solution directory holds games without chance; give --db a file "
+                         "name ending in .db to store this game's solution in SQLite")
+    if model.checked.tree is not None:
+        raise UsageError("a solution directory holds games with a state; give --db a file "
+                         "name ending in .db to store an explicit tree's solution")
+
+
 def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engine=None,
                        progress=None, stop=None, max_positions=None, native: bool = False,
                        notice=None):
@@ -170,12 +181,7 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
     (or go on with a solve stopped there); returns the solver's ``TierSummary``. With
     ``native``, chunks are found and valued in C where the C back end can (the same bytes)."""
     from plies.solvers.tiers import solve_by_tiers
-    if model.has_chance:
-        raise UsageError("a solution directory holds games without chance; give --db a file "
-                         "name ending in .db to store this game's solution in SQLite")
-    if model.checked.tree is not None:
-        raise UsageError("a solution directory holds games with a state; give --db a file "
-                         "name ending in .db to store an explicit tree's solution")
+    check_directory_game(model)
     checked = model.checked
     params = dict(model.params)
     if native:  # said once here; the workers make their own
@@ -210,6 +216,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
     import time
 
     from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
+    check_directory_game(model)  # before an engine starts or the C back end is asked
     asked = workers
     if workers is None:
         workers = workers_default()

@@ -117,6 +117,19 @@ def test_a_game_with_chance_goes_to_sqlite(tmp_path):
         "ending in .db to store this game's solution in SQLite")
 
 
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_an_explicit_tree_goes_to_sqlite_before_anything_is_started(tmp_path, backend):
+    # --backend native said "native: keys wider than 64 bits are solved in Python" first: the
+    # C back end was asked about a tree that has no keys before the tree was refused
+    result = run("solve", "aima_fig5_2", "--strong", "--db", str(tmp_path / "tree"),
+                 "--backend", backend, "--engine", "ray")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: a solution directory holds games with a state; give --db a file name ending "
+        "in .db to store an explicit tree's solution\n")
+    assert not (tmp_path / "tree").exists()
+
+
 def test_workers_need_a_directory():
     result = run("solve", "tictactoe", "--workers", "2")
     assert result.exit_code == 2
