@@ -301,7 +301,7 @@ def _value_keys(job: TierJob, tier: int, keys: list[int]) -> bytes:
         state = unpack(key)
         utility = outcome(state)
         if utility is not None:
-            out += record(_stored_value(utility), 0)
+            out += record(_stored_value(utility, key), 0)
             continue
         role = to_move(state)
         values, far = [], []
@@ -327,7 +327,7 @@ def _value_keys(job: TierJob, tier: int, keys: list[int]) -> bytes:
             distance = min(known) + 1 if known else None
         else:
             distance = None if None in counted else max(counted) + 1
-        out += record(value, _stored_remoteness(distance))
+        out += record(value, _stored_remoteness(distance, key))
     return bytes(out)
 
 
@@ -347,7 +347,7 @@ def edges_chunk(job: TierJob, tier: int, start: int, stop: int) -> list[tuple]:
         state = unpack(key)
         utility = game.outcome(state)
         if utility is not None:
-            rows.append((TERMINAL, _stored_value(utility), ()))
+            rows.append((TERMINAL, _stored_value(utility, key), ()))
             continue
         kids = []
         for _, child in game.successors(state):
@@ -360,20 +360,36 @@ def edges_chunk(job: TierJob, tier: int, start: int, stop: int) -> list[tuple]:
     return rows
 
 
-def _stored_value(value) -> int:
+class StoredValueError(SolverError):
+    """A value or a remoteness that a solution directory cannot hold, met at the position
+    ``key`` (None where no one position has it); the solve names the position
+    (``Tiers.located``)."""
+
+    def __init__(self, what: str, limit: str, key: int | None = None,
+                 moves: str | None = None) -> None:
+        self.what, self.limit, self.key, self.moves = what, limit, key, moves
+        where = f" (after moves: {moves})" if moves else ""
+        super().__init__(f"{what}{where}: a solution directory holds {limit}; give --db a "
+                         "file name ending in .db to store this game's solution in SQLite")
+
+    def __reduce__(self):  # across processes with its position
+        return type(self), (self.what, self.limit, self.key, self.moves)
+
+
+def _stored_value(value, key: int | None = None) -> int:
     if type(value) is not int and not (hasattr(value, "denominator") and value.denominator == 1):
-        raise SolverError(f"a value of {value}: a solution directory holds whole-number values")
+        raise StoredValueError(f"a value of {value}", "whole-number values", key)
     value = int(value)
     if not -F.LARGEST_VALUE <= value <= F.LARGEST_VALUE:
-        raise SolverError(f"a value of {value}: a solution directory holds values from "
-                          f"-{F.LARGEST_VALUE} to {F.LARGEST_VALUE}")
+        raise StoredValueError(f"a value of {value}",
+                               f"values from -{F.LARGEST_VALUE} to {F.LARGEST_VALUE}", key)
     return value
 
 
-def _stored_remoteness(distance: int | None) -> int:
+def _stored_remoteness(distance: int | None, key: int | None = None) -> int:
     if distance is None:
         return F.NO_REMOTENESS
     if distance > F.LARGEST_REMOTENESS:
-        raise SolverError(f"a remoteness of {distance}: a solution directory holds at most "
-                          f"{F.LARGEST_REMOTENESS}")
+        raise StoredValueError(f"a remoteness of {distance}",
+                               f"remoteness of at most {F.LARGEST_REMOTENESS}", key)
     return distance

@@ -56,8 +56,8 @@ from .protocol import CHANCE, Game, Move, State
 from .remoteness import hurries
 from .engines import SerialEngine
 from .retrograde import EndlessPlayError, endless_values, settle, undeclared_endless
-from .tierchunks import (TierJob, _context, _stored_remoteness, _stored_value, discover_chunk,
-                         discover_runs, edges_chunk, failure_at, value_chunk)
+from .tierchunks import (StoredValueError, TierJob, _context, _stored_remoteness, _stored_value,
+                         discover_chunk, discover_runs, edges_chunk, failure_at, value_chunk)
 
 CHUNK_POSITIONS = 20_000
 """Most positions in one chunk (a chunk of Connect Four takes about 0.2 s in Python)."""
@@ -178,6 +178,8 @@ def solve_by_tiers(
         solver.begin_valuing(sum(t[1] for t in todo))
         for tier, count, stays in todo:
             solver.value(tier, count, stays, endless, start)
+    except StoredValueError as error:
+        raise solver.located(error) from None
     except KeyboardInterrupt:
         raise TierSolveStopped("interrupt", solver.doing) from None
     finally:
@@ -542,6 +544,15 @@ class _Solve:
             opened.close()
         return sorted(tiers)
 
+    def located(self, error: StoredValueError) -> StoredValueError:
+        """``error`` with the moves from the start to the position it names."""
+        if error.key is None or error.moves:
+            return error
+        tg = self.tg
+        line = line_to(tg.game, tg.game.initial_state(), tg.unpack(error.key), pack=tg.pack)
+        return StoredValueError(error.what, error.limit, error.key,
+                                format_moves(line) if line else "(none: the initial state)")
+
     def fail(self, problem: tuple, tier: int):
         key, move, child_tier, message = problem
         tg = self.tg
@@ -635,8 +646,8 @@ class _Solve:
             values = self.endless_fill(graph, values, settled, endless, keys)
         far = seeded_remoteness(graph, values, seeds)
         record = F.RECORD.pack
-        return b"".join(record(_stored_value(values[i]), _stored_remoteness(far[i]))
-                        for i in range(len(keys)))
+        return b"".join(record(_stored_value(values[i], keys[i]),
+                               _stored_remoteness(far[i], keys[i])) for i in range(len(keys)))
 
     def endless_fill(self, graph, values, settled, endless, keys) -> list:
         if endless is not None:

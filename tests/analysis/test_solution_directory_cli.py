@@ -130,6 +130,37 @@ def test_an_explicit_tree_goes_to_sqlite_before_anything_is_started(tmp_path, ba
     assert not (tmp_path / "tree").exists()
 
 
+HALVES = """game halves
+players a max, b min
+state
+  n: 0..3 = 3
+move take(k in 1..2) when k <= n { n -= k }
+terminal n == 0
+utility if turn == a then {a} else {b}
+"""
+
+
+# These said "error: a value of 1/2: a solution directory holds whole-number values": not
+# where, nor what to do instead.
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("a, b, said", [
+    ("1/2", "1", "a value of 1/2 (after moves: take(1) take(2)): a solution directory holds "
+                 "whole-number values"),
+    ("1", "40000", "a value of 40000 (after moves: take(1) take(1) take(1)): a solution "
+                   "directory holds values from -32767 to 32767"),
+])
+def test_a_value_a_directory_cannot_hold_is_named_with_its_position(tmp_path, backend, a, b,
+                                                                     said):
+    game = tmp_path / "halves.game"
+    game.write_text(HALVES.replace("{a}", a).replace("{b}", b))
+    result = run("solve", str(game), "--strong", "--db", str(tmp_path / "d"), "--workers", "2",
+                 "--backend", backend)
+    assert result.exit_code == 1
+    assert result.stderr.endswith(f"error: {said}; give --db a file name ending in .db to "
+                                  "store this game's solution in SQLite\n")  # after a note
+    assert run("solve", str(game), "--strong", "--db", str(tmp_path / "halves.db")).exit_code == 0
+
+
 def test_workers_need_a_directory():
     result = run("solve", "tictactoe", "--workers", "2")
     assert result.exit_code == 2
