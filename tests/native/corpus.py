@@ -1,9 +1,11 @@
-"""The fuzzers' corpora (test_native_renumbered.py, test_native_mutants.py): the shipped games
-the native back end compiles, made small enough to solve in a test, and what both back ends
-must count alike."""
+"""The fuzzers' corpora (test_native_renumbered.py, test_native_mutants.py,
+tests/solvers/test_strong_mutants.py): the shipped games the native back end compiles, made
+small enough to solve in a test, what both back ends must count alike, and operators swapped."""
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 from plies.game.loader import validate_source
@@ -35,3 +37,26 @@ def refused_by_the_checker(text: str, name: str) -> bool:
     problems = [d for d in validate_source(text, f"{name}.game") if d.severity == "error"]
     assert all(d.message and d.line >= 1 for d in problems), problems
     return bool(problems)
+
+
+KINDS = [["+", "-", "*"], ["<", "<=", ">", ">=", "==", "!="], ["and", "or"], ["min", "max"],
+         ["all", "any"]]
+OPERATOR = re.compile(r"(?<![<>=!])(<=|>=|==|!=|<|>)(?!=)|(?<=\s)([+*-])(?=\s)"
+                      r"|\b(and|or|min|max|all|any)\b")
+"""An operator outside comments (the groups: comparisons, arithmetic between spaces, words)."""
+
+
+def swap_operators(text: str, rng: random.Random) -> str:
+    """``text`` with one or two operators (outside comments) swapped for others of their kind."""
+    for _ in range(rng.randint(1, 2)):
+        lines = text.split("\n")
+        found = [(i, m) for i, line in enumerate(lines) if not line.lstrip().startswith("#")
+                 for m in OPERATOR.finditer(line.split("#")[0])]
+        if not found:
+            break
+        i, m = rng.choice(found)
+        kind = next(kind for kind in KINDS if m.group(0) in kind)
+        new = rng.choice([operator for operator in kind if operator != m.group(0)])
+        lines[i] = lines[i][:m.start()] + new + lines[i][m.end():]
+        text = "\n".join(lines)
+    return text

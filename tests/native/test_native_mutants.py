@@ -19,7 +19,6 @@ every precondition first; each is a test of its own too. Then:
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
@@ -28,31 +27,11 @@ from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source
 from plies.solvers.errors import SolverError
 
-from .corpus import NATIVE, counts, refused_by_the_checker, shipped_small
+from .corpus import NATIVE, counts, refused_by_the_checker, shipped_small, swap_operators
 
-KINDS = [["+", "-", "*"], ["<", "<=", ">", ">=", "==", "!="], ["and", "or"], ["min", "max"],
-         ["all", "any"]]
-OPERATOR = re.compile(r"(?<![<>=!])(<=|>=|==|!=|<|>)(?!=)|(?<=\s)([+*-])(?=\s)"
-                      r"|\b(and|or|min|max|all|any)\b")
 CASES = 3
 """Changed games per shipped game."""
 NODES = 30_000
-
-
-def swap_operators(text: str, rng: random.Random) -> str:
-    """``text`` with one or two operators (outside comments) swapped for others of their kind."""
-    for _ in range(rng.randint(1, 2)):
-        lines = text.split("\n")
-        found = [(i, m) for i, line in enumerate(lines) if not line.lstrip().startswith("#")
-                 for m in OPERATOR.finditer(line.split("#")[0])]
-        if not found:
-            break
-        i, m = rng.choice(found)
-        kind = next(kind for kind in KINDS if m.group(0) in kind)
-        new = rng.choice([operator for operator in kind if operator != m.group(0)])
-        lines[i] = lines[i][:m.start()] + new + lines[i][m.end():]
-        text = "\n".join(lines)
-    return text
 
 
 def failure(error: GameRuntimeError) -> tuple:
