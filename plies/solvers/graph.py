@@ -71,6 +71,12 @@ class PositionFailedError(SolverError):
         super().__init__("the game failed while exploring a position")
 
 
+def outside_bounds(utility, low, high) -> UtilityOutOfBoundsError:
+    """The error of a strong solve that meets a utility outside the declared bounds."""
+    return UtilityOutOfBoundsError(f"utility {exact(utility)} is outside the declared utility "
+                                   f"bounds [{exact(low)}, {exact(high)}]")
+
+
 @dataclass
 class PositionGraph:
     """Every position reachable from ``states[0]``.
@@ -230,9 +236,7 @@ def explore(
             utility = outcome(state)
             if utility is not None:
                 if not low <= utility <= high:  # the values of every position would be wrong
-                    raise UtilityOutOfBoundsError(
-                        f"utility {exact(utility)} is outside the declared utility "
-                        f"bounds [{exact(low)}, {exact(high)}]")
+                    raise outside_bounds(utility, low, high)
                 add_role(TERMINAL)
                 add_utility(utility)
                 add_children(no_children)

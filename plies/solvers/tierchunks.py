@@ -27,9 +27,10 @@ from pathlib import Path
 
 from . import tierfiles as F
 from .errors import GameContractError, NoMovesError, SolverError
-from .graph import TERMINAL
+from .graph import TERMINAL, outside_bounds
 from .protocol import CHANCE, MAX, Game, State
 from .remoteness import hurries
+from .result import bounds_of
 
 
 @dataclass
@@ -185,10 +186,15 @@ def _discover_python(tg: TierGame, tier: int, keys: list[int]):
 def _children(tg: TierGame, key: int):
     """``(move, tier, key)`` of each child of the position ``key``, one at a time (none where
     the game is over), raising what the game's rules raise there: NoMovesError where a
-    position that is not over has no move, GameContractError at a chance position."""
+    position that is not over has no move, UtilityOutOfBoundsError where the game is over with
+    a utility outside the declared bounds, GameContractError at a chance position."""
     game = tg.game
     state = tg.unpack(key)
-    if game.outcome(state) is not None:
+    utility = game.outcome(state)
+    if utility is not None:
+        low, high = bounds_of(getattr(game, "utility_bounds", None))
+        if not low <= utility <= high:  # as the strong solve in memory
+            raise outside_bounds(utility, low, high)
         return
     if game.to_move(state) == CHANCE:
         raise GameContractError("a chance position: a solution directory holds games without "

@@ -301,7 +301,12 @@ int plies_tier_found(const int64_t *spec, const uint64_t *keys, int64_t n, int64
         for (; i < n; i++) {
             int64_t utility;
             unpack_next(keys[i], &s);
-            if (outcome(&s, &utility)) continue;
+            if (outcome(&s, &utility)) {
+#if HAS_BOUNDS  /* as the strong solve in memory: a utility outside the declared bounds */
+                if (utility < BOUND_LOW || utility > BOUND_HIGH) { kind = F_BOUNDS; break; }
+#endif
+                continue;
+            }
             expansion_t x = {p->buf, 0, MODE_QUIET, 0, 0, 0, 0, -1};
             expand(&s, &x);
             if (x.n == 0) { kind = F_NO_MOVES; break; }
