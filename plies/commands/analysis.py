@@ -123,8 +123,7 @@ def game_errors(model, before: list[str]):
     except PositionFailedError as error:
         cause = error.__cause__
         moves = list(before) + [str(m) for m in error.moves]
-        mapped = model.runtime_error(cause, moves, expanding_state=error.state) \
-            if hasattr(model, "runtime_error") else None
+        mapped = model.runtime_error(cause, moves) if hasattr(model, "runtime_error") else None
         if mapped is None:
             raise cause from None
         raise mapped from None

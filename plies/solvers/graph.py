@@ -61,13 +61,10 @@ class PositionFailedError(SolverError):
 
     Attributes:
         moves: A line of moves from the start to the position whose exploration failed.
-        state: That position, where the failure was met outside a search that records it
-            (a solve by tiers meets it again after a worker reported it), else None.
     """
 
-    def __init__(self, moves: list[Move], state: State | None = None) -> None:
+    def __init__(self, moves: list[Move]) -> None:
         self.moves = moves
-        self.state = state
         super().__init__("the game failed while exploring a position")
 
 

@@ -559,12 +559,13 @@ class _Solve:
         line = line_to(tg.game, tg.game.initial_state(), tg.unpack(key), pack=tg.pack)
         if message is None:
             raise TierLoweredError([*line, move], tier, child_tier)
-        # the worker's error met again here, where it can be reported at its rule
+        # the worker's error met again here, where it can be reported at its rule, as the
+        # strong solve in memory reports it (the same steps: graph.py)
         error = failure_at(tg, key)
         if isinstance(error, GameContractError):
             raise error.after(line) from None
         if error is not None:
-            raise PositionFailedError(line, tg.unpack(key)) from error
+            raise PositionFailedError(line) from error
         raise GameContractError(message, line)
 
     # -- valuing them, last tier back --
