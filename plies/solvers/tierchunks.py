@@ -369,7 +369,7 @@ def edges_chunk(job: TierJob, tier: int, start: int, stop: int) -> list[tuple]:
 class StoredValueError(SolverError):
     """A value or a remoteness that a solution directory cannot hold, met at the position
     ``key`` (None where no one position has it); the solve names the position
-    (``Tiers.located``)."""
+    (``located`` in tiers.py)."""
 
     def __init__(self, what: str, limit: str, key: int | None = None,
                  moves: str | None = None) -> None:

@@ -155,6 +155,9 @@ def solve_by_tiers(
     Raises:
         TierSolveStopped: ``stop`` gave a reason; the tiers finished are on disk.
         TierLoweredError: a move lowers the tier.
+        PositionFailedError: a rule of the game failed (the cause is attached), and
+            NoMovesError, UtilityOutOfBoundsError: as in a strong solve in memory (graph.py).
+        StoredValueError: a value or remoteness the directory cannot hold.
         EndlessPlayError: a value depends on what endless play is worth, not declared.
         SolutionDirectoryError: the directory holds another solution or is damaged.
     """
