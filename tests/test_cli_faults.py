@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plies.cli import app
+from tests.analysis.test_solution_directory_cli import HALVES
 
 runner = CliRunner()
 
@@ -141,15 +142,7 @@ def test_a_solve_by_tiers_reports_a_position_without_moves_as_solve_does(games, 
     assert diagnostic["message"] == "the game is not over here, but B (MIN) has no legal move"
 
 
-OUT_OF_BOUNDS = """game out_of_bounds
-players a max, b min
-state
-  n: 0..3 = 3
-move take(k in 1..2) when k <= n { n -= k }
-terminal n == 0
-utility if turn == a then n + 5 else -1
-bounds -1..1
-"""
+OUT_OF_BOUNDS = HALVES.replace("{a}", "n + 5").replace("{b}", "-1") + "bounds -1..1\n"
 
 
 # A solve by tiers stored the utility 5 of a game bounded by -1..1 (the solve in memory refuses
@@ -158,14 +151,14 @@ bounds -1..1
 def test_a_solve_by_tiers_refuses_a_utility_outside_the_bounds_as_solve_does(tmp_path, backend):
     if backend == "native":
         pytest.importorskip("cffi")
-    game = tmp_path / "out_of_bounds.game"
+    game = tmp_path / "halves.game"
     game.write_text(OUT_OF_BOUNDS)
     in_memory = run("solve", str(game), "--strong")
     by_tiers = run("solve", str(game), "--strong", "--db", str(tmp_path / "d"), "--workers", "2",
                    "--backend", backend)
     assert (in_memory.exit_code, by_tiers.exit_code) == (1, 1)
     assert by_tiers.stderr == in_memory.stderr
-    assert "out_of_bounds.game:7:9: error: the utility is 5 here, outside the bounds -1..1\n" \
+    assert "halves.game:7:9: error: the utility is 5 here, outside the bounds -1..1\n" \
         in by_tiers.stderr
 
 
