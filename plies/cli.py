@@ -613,7 +613,7 @@ def analyze(
         from plies.commands.solution import stored_solution
         stored = stored_solution(db)
         stored.check_fits(model)
-        analysis = _stored_analysis(stored, moves)
+        analysis = _stored_analysis(stored, _stored_moves(stored, from_moves))
     else:
         analysis = analyze_position(model, moves, max_positions=max_positions, timeout=timeout)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json else analysis_text(analysis))
@@ -626,7 +626,8 @@ def query(
                                          help="A database or solution directory written by "
                                               "plies solve --strong --db.")],
     from_moves: Annotated[Optional[str], typer.Option(
-        "--from", metavar="MOVES", help="The position after these moves.")] = None,
+        "--from", metavar="MOVES", help="The position after these moves (default: where the "
+                                        "solution starts).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     export: Annotated[Optional[str], typer.Option(
         "--export", metavar="FORMAT", help="Write every position (the strategy) as csv or "
@@ -651,10 +652,16 @@ def query(
             raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
         typer.echo(f"wrote {output}: {count:,} positions")
         return
-    analysis = _stored_analysis(stored, from_moves.split() if from_moves else [])
+    analysis = _stored_analysis(stored, _stored_moves(stored, from_moves))
     # the database's texts are shown with any control characters escaped (plies writes none)
     typer.echo(json.dumps(analysis.to_json(), indent=2) if as_json
                else printable(analysis_text(analysis), keep="\n"))
+
+
+def _stored_moves(stored, from_moves: str | None) -> list[str]:
+    """The moves of --from, or without it the position the stored solution starts from (the
+    game's start, or the --from of the solve that wrote it)."""
+    return stored.start_moves if from_moves is None else from_moves.split()
 
 
 def _stored_analysis(stored, moves: list[str]):

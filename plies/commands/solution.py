@@ -345,7 +345,7 @@ def _json_value(value):
 def stored_solution(path: str | Path):
     """A strong solution on disk, opened for reading: a solution directory, or an SQLite
     database (``commands.database``); both answer ``check_fits``, ``analysis`` and
-    ``close``."""
+    ``close``, and hold ``start_moves`` (the --from of the solve that wrote them)."""
     if Path(path).is_dir():
         return SolutionDirectory(path)
     from plies.commands.database import SolutionDatabase

@@ -190,6 +190,23 @@ def test_a_solution_of_a_later_position_answers_only_after_its_moves(tmp_path, w
         in result.output
 
 
+@pytest.mark.parametrize("where", ["t.db", "tdir"])
+def test_without_from_a_stored_solution_answers_where_it_starts(tmp_path, where):
+    """`query` and `analyze --db` of a solution of a later position, without --from, refused
+    the game's start (a usage error asking for moves): they now answer where it starts."""
+    target = str(tmp_path / where)
+    workers = ["--workers", "1"] if where == "tdir" else []
+    assert run("solve", "tictactoe", "--strong", "--db", target, "--from", "place(1,1)",
+               *workers).exit_code == 0
+    started = run("query", target, "--from", "place(1,1)", "--json")
+    for command in (["query", target], ["analyze", "tictactoe", "--db", target]):
+        result = run(*command, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == json.loads(started.stdout)
+        assert json.loads(result.stdout)["from"] == ["place(1,1)"]
+    assert run("query", target, "--from", "").exit_code == 2  # the game's start, asked for
+
+
 def test_workers_are_at_most_one_a_core(tmp_path):
     """--workers 100000 started a process for each (thousands, gigabytes); on one machine
     there is at most one a core, and the output says so."""
