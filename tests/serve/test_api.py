@@ -186,6 +186,21 @@ def test_the_values_come_from_a_database_when_given(tmp_path):
     assert without_timing(found["analysis"]) == without_timing(expected)
 
 
+@pytest.mark.parametrize("where", ["t.db", "tdir"])
+def test_the_game_says_where_a_database_starts(tmp_path, where):
+    """The page opens there (a database solved from a later position holds no other)."""
+    db = tmp_path / where
+    done = runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(db), "--from",
+                               "place(1,1)"])
+    assert done.exit_code == 0, done.output
+    with served("tictactoe", db=db) as client:
+        assert client.get("/api/game").json()["start"] == ["place(1,1)"]
+        found = client.get("/api/analysis", params={"moves": "place(1,1)"}).json()
+    assert without_timing(found["analysis"]) == without_timing(cli_json("query", str(db)))
+    with served("tictactoe") as client:
+        assert client.get("/api/game").json()["start"] == []
+
+
 def test_a_move_a_database_cannot_answer_is_a_400_without_the_command_lines_words(tmp_path):
     """The command line says which option gave the moves (--from); the page gave them itself."""
     db = tmp_path / "ttt.db"

@@ -242,6 +242,20 @@ def test_a_position_from_a_move_list(open_game):
     assert errors == []
 
 
+def test_a_database_solved_from_a_later_position_opens_there(open_game, tmp_path):
+    """The page opened at the game's start, which such a database does not hold: an error
+    where its first position should have been."""
+    db = tmp_path / "t.db"
+    assert runner.invoke(cli, ["solve", "tictactoe", "--strong", "--db", str(db), "--from",
+                               "place(1,1)"]).exit_code == 0
+    page, errors, _ = open_game("tictactoe", "--db", str(db))
+    expected = cli_json("query", str(db))
+    rows = shown_moves(page, ["place(1,1)"], 8)
+    assert [(r[0], r[1]) for r in rows] == [(m["move"], m["value_exact"]) for m in expected["moves"]]
+    assert page.inner_text("#message") == ""
+    assert errors == []
+
+
 def test_figure_5_5_step_by_step(open_game, shots):
     page, errors, _ = open_game("aima_fig5_2")
     page.click("button[data-tab=search]")

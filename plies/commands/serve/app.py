@@ -160,6 +160,9 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
                 "source": loaded.source, "generation": loaded.generation,
                 "database": None if session.db is None or loaded.generation != 1
                 else str(session.db),
+                # where the page opens: the position the database was solved from (--from)
+                "start": session.db_start if session.db is not None and loaded.generation == 1
+                else [],
                 "limits": {"timeout": session.timeout, "max_positions": session.max_positions,
                            "max_steps": session.max_steps}}
 

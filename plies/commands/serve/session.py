@@ -115,8 +115,11 @@ class Session:
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="plies-job")
         self.current = Loaded(load_source(source, filename, **params), source,
                               next(self.generation))
+        self.db_start: list[str] = []  # the moves to the position the database starts at
         if db is not None:
-            self._open_db().close()  # refuse a database of another game at once
+            stored = self._open_db()  # refuse a database of another game at once
+            self.db_start = list(stored.start_moves)
+            stored.close()
 
     def close(self) -> None:
         """Cancel the jobs and stop the workers."""

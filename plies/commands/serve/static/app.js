@@ -945,10 +945,11 @@ async function start() {
   await loadGame();
   checkSource();
   const asked = new URLSearchParams(location.search).get("moves");
-  const moves = asked ? asked.split(/\s+/).filter((m) => m) : [];
+  const start = page.game.start || [];  // a database solved from a later position starts there
+  const moves = asked ? asked.split(/\s+/).filter((m) => m) : start;
   if (!(await go(moves))) {
     const message = $("#message").textContent;
-    await go([]);
+    await go(start);
     showMessage(`the link's moves could not be played: ${message}`);
   }
   startSolve();
