@@ -235,7 +235,7 @@ def analyze(model: GameModel, played: list[str] | None = None, *,
 def analysis_text(analysis: Analysis) -> str:
     """An analysis for people: the position, its verdict, then every move, best first."""
     model = analysis.model
-    params = _params_text(getattr(model, "params", {}))
+    params = params_text(getattr(model, "params", {}))
     lines = [f"game       {model.name}" + (f" ({params})" if params else "")]
     if analysis.played:
         lines.append(f"from       {' '.join(analysis.played)}")
@@ -372,7 +372,7 @@ def json_param(value):
     return show_value(value)
 
 
-def _params_text(params: dict) -> str:
+def params_text(params: dict) -> str:
     """Parameters as the language writes them: ``heaps=[1, 2], misere=false``."""
     from plies.frontend.values import show_value
 
@@ -680,7 +680,7 @@ def strong_text(summary: dict) -> str:
     if "/" in value:  # a fraction: with a decimal beside it, as everywhere
         value = f"{value} ≈ {summary['value']:.4f}"
     words = summary["verdict"].removeprefix(f"{value}: ")  # the value is shown once
-    params = _params_text(summary["params"])
+    params = params_text(summary["params"])
     lines = [("game", summary["game"] + (f" ({params})" if params else ""))]
     if summary["from"]:
         lines.append(("from", " ".join(summary["from"])))

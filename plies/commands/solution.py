@@ -23,7 +23,7 @@ from typing import TextIO
 
 from plies import __version__
 from plies.commands.analysis import (Analysis, MoveRow, UnansweredMovesError,
-                                     check_starts_after, json_param, verdict)
+                                     check_starts_after, json_param, params_text, verdict)
 from plies.errors import PliesError, UsageError
 from plies.frontend.tiers import infer_tier
 from plies.lowering.packing import packing
@@ -296,7 +296,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
 
 def summary_text(summary: dict) -> str:
     """``plies solve --strong --db DIR`` for people."""
-    params = ", ".join(f"{k}={v}" for k, v in summary["params"].items())
+    params = params_text(summary["params"])
     lines = [("game", summary["game"] + (f" ({params})" if params else ""))]
     if summary["from"]:
         lines.append(("from", " ".join(summary["from"])))

@@ -207,6 +207,14 @@ def test_without_from_a_stored_solution_answers_where_it_starts(tmp_path, where)
     assert run("query", target, "--from", "").exit_code == 2  # the game's start, asked for
 
 
+def test_the_summary_writes_the_parameters_as_the_language_does(tmp_path):
+    """It said `misere=False` (Python's words) where every other summary says `misere=false`."""
+    result = run("solve", "nim", "--strong", "--db", str(tmp_path / "nim"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "game       nim (heaps=[3, 4, 5], misere=false)"
+    assert result.stdout.splitlines()[0] == run("solve", "nim").stdout.splitlines()[0]
+
+
 def test_workers_are_at_most_one_a_core(tmp_path):
     """--workers 100000 started a process for each (thousands, gigabytes); on one machine
     there is at most one a core, and the output says so."""
