@@ -452,6 +452,7 @@ function updateControls() {
 async function drawHistory(token, lookUp) {
   // the analysis of every position on the way here (from the solve: a look-up each)
   const values = [];
+  let looked = false;
   for (let k = 0; k <= page.moves.length; k++) {
     const key = page.moves.slice(0, k).join(" ");
     let found = page.analyses.get(key);
@@ -462,10 +463,14 @@ async function drawHistory(token, lookUp) {
       if (!answer.ok || !answer.data.analysis) { values.push(null); continue; }
       found = answer.data;
       page.analyses.set(key, found);
+      looked = true;
     }
     values.push(found.analysis);
   }
   if (token !== page.token) return;
+  // the note on the last move reads the analysis before it, which may have come only now (a
+  // solve that finished after the move clears them all)
+  if (looked) renderLastMove();
   const svg = $("#history");
   svg.textContent = "";
   const width = svg.clientWidth || 400, height = svg.clientHeight || 150;
@@ -888,7 +893,7 @@ function wire() {
   $("#redo").addEventListener("click", () => {
     if (page.redo.length) play(page.redo[page.redo.length - 1]);
   });
-  $("#restart").addEventListener("click", () => go([]));
+  $("#restart").addEventListener("click", () => go(page.game.start || []));  // a database's
   $("#link").addEventListener("click", () => {
     const link = $("#link-text");
     link.value = location.href;
