@@ -61,6 +61,10 @@ class TierGame:
     check: Callable[[State], None] | None = None
     native: object = None
 
+    def __post_init__(self) -> None:
+        self.bounds = bounds_of(getattr(self.game, "utility_bounds", None))
+        """The declared utility bounds (-inf, inf without), checked at every end found."""
+
 
 @dataclass(frozen=True)
 class TierJob:
@@ -192,7 +196,7 @@ def _children(tg: TierGame, key: int):
     state = tg.unpack(key)
     utility = game.outcome(state)
     if utility is not None:
-        low, high = bounds_of(getattr(game, "utility_bounds", None))
+        low, high = tg.bounds
         if not low <= utility <= high:  # as the strong solve in memory
             raise outside_bounds(utility, low, high)
         return

@@ -551,15 +551,20 @@ class _Solve:
         """``error`` with the moves from the start to the position it names."""
         if error.key is None or error.moves:
             return error
-        tg = self.tg
-        line = line_to(tg.game, tg.game.initial_state(), tg.unpack(error.key), pack=tg.pack)
+        line = self.line_to_key(error.key)
         return StoredValueError(error.what, error.limit, error.key,
                                 format_moves(line) if line else "(none: the initial state)")
+
+    def line_to_key(self, key: int) -> list[Move]:
+        """A shortest line of moves from the start to the position with ``key`` (for
+        messages)."""
+        tg = self.tg
+        return line_to(tg.game, tg.game.initial_state(), tg.unpack(key), pack=tg.pack)
 
     def fail(self, problem: tuple, tier: int):
         key, move, child_tier, message = problem
         tg = self.tg
-        line = line_to(tg.game, tg.game.initial_state(), tg.unpack(key), pack=tg.pack)
+        line = self.line_to_key(key)
         if message is None:
             raise TierLoweredError([*line, move], tier, child_tier)
         # the worker's error met again here, where it can be reported at its rule, as the
@@ -659,9 +664,7 @@ class _Solve:
             return values
         depends = undeclared_endless(graph, values, settled)  # the later tiers' are settled
         if depends is not None:
-            game = self.tg.game
-            raise EndlessPlayError(line_to(game, game.initial_state(),
-                                           self.tg.unpack(keys[depends]), pack=self.tg.pack))
+            raise EndlessPlayError(self.line_to_key(keys[depends]))
         return values
 
 
