@@ -58,6 +58,13 @@ def test_what_runs_in_python_is_said_in_one_line(native, tmp_path):
     assert result.stderr.strip() == "native: alphabeta runs in Python (native: auto, minimax, expectiminimax)"
 
 
+def test_minimax_of_a_chance_game_is_refused_as_in_python_without_a_native_note(native):
+    result = run("solve", "piglet", "-a", "minimax", "--backend", "native")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: minimax and alphabeta need a game without chance; "
+                                     "use expectiminimax or auto")
+
+
 def test_perft_native(native):
     result = run("perft", "tictactoe", "-d", "9", "--backend", "native")
     assert result.exit_code == 0

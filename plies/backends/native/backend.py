@@ -70,8 +70,8 @@ class NativeModel:
             reason = "expectiminimax without Star1 (no utility bounds, or star off) runs in Python"
         elif depth is not None or deepen:
             reason = "a depth-limited search runs in Python"
-        elif algorithm == "minimax" and model.has_chance:
-            reason = "minimax needs a game without chance"
+        elif algorithm == "minimax" and model.has_chance:  # a mistake, not a limit of the back
+            return model.solve(algorithm, moves=moves, state=state, **python)  # end: Python says
         if reason is not None:
             self._notice(f"native: {reason}")
             return model.solve(algorithm, moves=moves, state=state, **python)
