@@ -42,7 +42,9 @@ def minimax(
         """MINIMAX(s) of a state that is not terminal: the max or min over the children.
 
         EXPAND makes each child with its TERMINAL-TEST and UTILITY, so a terminal child is
-        valued in place, with no call of its own.
+        valued in place, with no call of its own. It makes them all before searching any, as
+        the native search does, so that a rule failing in a later move is met here, at the
+        same place in both back ends.
         """
         nonlocal nodes, expanded, estimates, next_check, line
         if depth == 0:  # depth cut-off: estimate instead of searching on
@@ -54,7 +56,7 @@ def minimax(
         best_move = None
         if player == MAX:  # MAX-VALUE
             v = -inf
-            for move, child, utility in expand(state):
+            for move, child, utility in list(expand(state)):
                 if nodes >= next_check:
                     next_check = limits.check(nodes)
                 nodes += 1
@@ -69,7 +71,7 @@ def minimax(
                     v, best_move, best_line = utility, move, child_line
         elif player == MIN:  # MIN-VALUE
             v = inf
-            for move, child, utility in expand(state):
+            for move, child, utility in list(expand(state)):
                 if nodes >= next_check:
                     next_check = limits.check(nodes)
                 nodes += 1

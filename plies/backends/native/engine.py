@@ -283,16 +283,36 @@ class NativeGame:
                                      f"values (-2^62..2^62 without declared bounds)")
             return UtilityOutOfBoundsError(
                 f"utility {out[9]} is outside the declared utility bounds "
-                f"[{_exact(bounds[0])}, {_exact(bounds[1])}]", texts)
+                f"[{_exact(bounds[0])}, {_exact(bounds[1])}]",
+                texts + self.end_outside(states[-1], bounds))
         found = self.replay_failure(states[-1], texts)
         if found is not None:
             return found
         return self.located(kind, out, texts)
 
+    def end_outside(self, state, bounds) -> list[str]:
+        """The move from ``state`` to the end whose utility the C found outside ``bounds``
+        (none when it is ``state`` itself, the root): the C meets an end while its parent
+        makes its children, so its path stops at the parent, where Python's names the end."""
+        model = self.model
+        if model.outcome(state) is not None:
+            return []
+        if model.to_move(state) == CHANCE:
+            children = ((move, model.outcome(model.result(state, move)))
+                        for move, _ in model.chance_outcomes(state))
+        else:
+            children = ((move, utility) for move, _, utility in model.expand(state))
+        return next(([str(move)] for move, utility in children
+                     if utility is not None and not bounds[0] <= utility <= bounds[1]), [])
+
     def replay_failure(self, state, texts: list[str]) -> GameRuntimeError | None:
         """The Python back end's error for the same position's failing rule, when it fails
         there too (it does, unless a number passed 64 bits in C but not in Python)."""
         model = self.model
+        try:  # the position's own end test and utility first: the root's are met before its
+            model.outcome(state)  # moves (a later position's, by its parent, succeeded)
+        except Exception as error:  # noqa: BLE001 - the failure the C met, found in Python
+            return model.runtime_error(error, texts)
         try:
             if model.to_move(state) != CHANCE:
                 for _ in model.expand(state):

@@ -597,7 +597,7 @@ static value_t minimax_value(const state_t *s, int ply)
         value_t cv;
         int line = 0;
         if (c->terminal) {
-            cv = c->utility;
+            cv = scaled(c->utility);  /* within the bounds, as Python's minimax checks */
         } else {
             me->path[ply] = i;
             cv = minimax_value(&c->st, ply + 1);
@@ -1050,7 +1050,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
         count_node();
         if (outcome(&root, &utility)) {
             caller->leaves++;
-            found = algorithm != 1 ? scaled(utility) : (value_t)utility;
+            found = scaled(utility);
         } else if (algorithm == 1) {
             found = minimax_value(&root, 0);
             line_len = caller->plies[0] ? caller->plies[0]->pv_len : 0;
