@@ -26,7 +26,7 @@ from plies.commands.analysis import (Analysis, MoveRow, UnansweredMovesError,
                                      check_starts_after, json_param, params_text, verdict)
 from plies.errors import PliesError, UsageError
 from plies.frontend.tiers import infer_tier
-from plies.lowering.packing import packing
+from plies.lowering.packing import PackingError, packing
 from plies.solvers import tierfiles as F
 from plies.solvers.graph import TERMINAL
 from plies.solvers.strong import preference
@@ -192,9 +192,12 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
     extra = {"plies_version": __version__, "filename": checked.filename,
              "source": checked.source, "endless": _json_value(model.endless_value),
              "players": [list(p) for p in checked.players]}
-    return solve_by_tiers(job, model.play_all(start_moves), {**ident}, extra=extra,
-                          engine=engine, endless=model.endless_value, progress=progress,
-                          stop=stop, max_positions=max_positions)
+    try:
+        return solve_by_tiers(job, model.play_all(start_moves), {**ident}, extra=extra,
+                              engine=engine, endless=model.endless_value, progress=progress,
+                              stop=stop, max_positions=max_positions)
+    except PackingError as error:  # the solve names a later position; this one is the start
+        raise error if error.moves else error.after(start_moves) from None
 
 
 def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int | None = None,
@@ -406,7 +409,11 @@ class SolutionDirectory:
         opened = self.files.get(tier)
         if opened is None:
             opened = self.files[tier] = F.TierFile(self.path / (F.tier_name(tier) + ".sol"))
-        return opened.lookup(self.tg.pack(state))
+        try:
+            key = self.tg.pack(state)
+        except (TypeError, IndexError, PackingError):  # a value no key holds: not solved here
+            return None
+        return opened.lookup(key)
 
     def judged(self, state) -> list[tuple[object, int, int | None]]:
         """Every move of a position with the value and remoteness (the move's) it leads to,

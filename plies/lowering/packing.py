@@ -22,6 +22,7 @@ at; a value outside is refused by name (``PackingError``), with the range to dec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -51,7 +52,26 @@ def _digits(slot: Slot) -> bool:
 
 
 class PackingError(PliesError):
-    """A state that its game's packing cannot store (a value outside its slot's values)."""
+    """A state that its game's packing cannot store (a value outside its slot's values).
+
+    ``what`` says which value, ``why`` (joined after it) why it cannot be stored; ``moves``,
+    where known, the moves to the position (in words), written between the two. ``move``: the
+    move to the position, where ``check`` was asked about a child (the tier solve sets it).
+    """
+
+    def __init__(self, what: str, why: str = "", moves: str | None = None) -> None:
+        self.what, self.why, self.moves = what, why, moves
+        self.move = None
+        where = f" (after moves: {moves})" if moves else ""
+        super().__init__(f"{what}{where}{why}")
+
+    def __reduce__(self):  # across processes as it is
+        return type(self), (self.what, self.why, self.moves)
+
+    def after(self, moves: Sequence[object]) -> PackingError:
+        """The same error at the position after ``moves`` from the start."""
+        shown = " ".join(str(move) for move in moves) or "(none: the initial state)"
+        return PackingError(self.what, self.why, shown)
 
 
 @dataclass(frozen=True)
@@ -124,16 +144,17 @@ class Packing:
         for slot, value in zip(self.slots, values):
             if slot.values is not None:
                 if value not in slot.values:
-                    raise PackingError(f"{slot.name} holds {value!r}, which is none of its "
-                                       "values")
+                    raise PackingError(f"{slot.name} holds {value!r}", ", which is none of its "
+                                                                       "values")
             elif not isinstance(value, int) or not slot.lo <= value < slot.lo + slot.radix:
                 if slot.declared:
-                    raise PackingError(f"{slot.name} holds {value!r}, outside its range "
+                    raise PackingError(f"{slot.name} holds {value!r}", ", outside its range "
                                        f"{slot.lo}..{slot.lo + slot.radix - 1}")
                 raise PackingError(
-                    f"{slot.name} holds {value!r}; a solution directory stores an int without "
-                    f"a declared range in {slot.radix} values ({slot.lo}..{slot.lo + slot.radix - 1}):"
-                    " declare its range in the game (as in `0..9`)")
+                    f"{slot.name} holds {value!r}", "; a solution directory stores an int "
+                    f"without a declared range in {slot.radix} values "
+                    f"({slot.lo}..{slot.lo + slot.radix - 1}): declare its range in the game "
+                    "(as in `0..9`)")
 
     def _compile(self):
         """``pack`` and ``unpack`` as Python source, compiled.

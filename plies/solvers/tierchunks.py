@@ -43,7 +43,8 @@ class TierGame:
         pack: State -> key (a whole number below ``256 ** width``).
         unpack: Key -> state.
         width: Bytes of a key.
-        check: State -> None, raising an error that says why ``pack`` failed on it.
+        check: State -> None, raising an error that says why ``pack`` failed on it, with
+            ``after(moves)``: the same error at the position after those moves.
         native: A helper that finds (``children(keys)``) and values (``values(keys,
             solved)``) a chunk of a tier whose moves all leave it in native code, or None
             (``plies.backends.native.tiers``); a chunk it fails on is done again in Python.
@@ -64,6 +65,15 @@ class TierGame:
     def __post_init__(self) -> None:
         self.bounds = bounds_of(getattr(self.game, "utility_bounds", None))
         """The declared utility bounds (-inf, inf without), checked at every end found."""
+
+    def key(self, state: State) -> int:
+        """``pack(state)``, or the error ``check`` gives of why it cannot be packed."""
+        try:
+            return self.pack(state)
+        except Exception:
+            if self.check is not None:
+                self.check(state)
+            raise
 
 
 @dataclass(frozen=True)
@@ -212,7 +222,11 @@ def _children(tg: TierGame, key: int):
             child_key = tg.pack(child)
         except Exception:
             if tg.check is not None:
-                tg.check(child)
+                try:
+                    tg.check(child)
+                except Exception as error:  # the move named too: the solve says where
+                    error.move = move
+                    raise
             raise
         yield move, child_tier, child_key
 

@@ -197,7 +197,7 @@ def solve_by_tiers(
             path.unlink()
     first = F.TierFile(directory / (F.tier_name(tg.tier(start)) + ".sol"))
     try:
-        value, remoteness = first.lookup(tg.pack(start))
+        value, remoteness = first.lookup(tg.key(start))
     finally:
         first.close()
     if not meta.get("finished"):
@@ -408,7 +408,7 @@ class _Solve:
             # nothing found, or only the first tier with nothing saved after it: from the start
             for path in directory.glob("tier-*.positions"):
                 path.unlink()
-            pending[tg.tier(start)] = {tg.pack(start)}
+            pending[tg.tier(start)] = {tg.key(start)}
         elif not native:
             for tier, paths in runs.items():
                 for path in paths:
@@ -572,6 +572,8 @@ class _Solve:
         error = failure_at(tg, key)
         if isinstance(error, GameContractError):
             raise error.after(line) from None
+        if getattr(error, "move", None) is not None:  # a child the keys cannot hold (check)
+            raise error.after([*line, error.move]) from None
         if error is not None:
             raise PositionFailedError(line) from error
         raise GameContractError(message, line)

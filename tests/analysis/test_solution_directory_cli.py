@@ -161,6 +161,38 @@ def test_a_value_a_directory_cannot_hold_is_named_with_its_position(tmp_path, ba
     assert run("solve", str(game), "--strong", "--db", str(tmp_path / "halves.db")).exit_code == 0
 
 
+BELOW = """game below
+players a max, b min
+state
+  n: int = 1
+  t: 0..3 = 0
+move down when t < 3 {
+  n -= 1
+  t += 1
+}
+terminal t == 3
+utility n
+"""
+
+
+# A fuzzer's random game: this said "error: n" where the start could not be stored, and
+# named no position where a later one could not.
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("start", [[], ["--from", "down down"]])
+def test_a_position_a_directory_cannot_store_is_named_with_its_moves(tmp_path, backend, start):
+    game = tmp_path / "below.game"
+    game.write_text(BELOW)
+    result = run("solve", str(game), "--strong", "--db", str(tmp_path / "d"), "--workers", "2",
+                 "--backend", backend, *start)
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        "error: n holds -1 (after moves: down down); a solution directory stores an int "
+        "without a declared range in 256 values (0..255): declare its range in the game (as "
+        "in `0..9`)\n")
+    assert run("solve", str(game), "--strong", "--db", str(tmp_path / "below.db"),
+               *start).exit_code == 0
+
+
 def test_workers_need_a_directory():
     result = run("solve", "tictactoe", "--workers", "2")
     assert result.exit_code == 2
