@@ -493,10 +493,13 @@ class _Explorer:
                     hint, path())
 
     def check_tier(self, state, pairs, path) -> None:
-        """Report a move that lowers the declared tier."""
+        """Report a move that lowers the declared tier (or the tier failing: at the
+        position whose tier it is)."""
+        at = path()
         try:
             before = self.tier(state)
             for move, child in pairs:
+                at = path() + (str(move),)
                 after = self.tier(child)
                 if after < before:
                     span = self.checked.tier.span
@@ -511,7 +514,7 @@ class _Explorer:
         except SearchStopped:
             raise
         except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
-            self.runtime(error, path())
+            self.runtime(error, at)
 
     def check_symmetries(self, state, ended: bool, pairs, path) -> None:
         """Report a declared symmetry that does not hold at ``state``: its image must have the

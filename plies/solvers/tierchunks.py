@@ -217,7 +217,11 @@ def _children(tg: TierGame, key: int):
     if not pairs:
         raise NoMovesError("a non-terminal position has no legal moves")
     for move, child in pairs:
-        child_tier = tg.tier(child)
+        try:
+            child_tier = tg.tier(child)
+        except Exception as error:  # the tier of the position after ``move``: named so
+            error.move = move
+            raise
         try:
             child_key = tg.pack(child)
         except Exception:

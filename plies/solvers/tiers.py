@@ -408,7 +408,12 @@ class _Solve:
             # nothing found, or only the first tier with nothing saved after it: from the start
             for path in directory.glob("tier-*.positions"):
                 path.unlink()
-            pending[tg.tier(start)] = {tg.key(start)}
+            try:
+                first = tg.tier(start)
+            except Exception as error:  # a rule (the declared tier) failed at the start
+                raise PositionFailedError(line_to(tg.game, tg.game.initial_state(),
+                                                  start)) from error
+            pending[first] = {tg.key(start)}
         elif not native:
             for tier, paths in runs.items():
                 for path in paths:
@@ -572,10 +577,11 @@ class _Solve:
         error = failure_at(tg, key)
         if isinstance(error, GameContractError):
             raise error.after(line) from None
-        if getattr(error, "move", None) is not None:  # a child the keys cannot hold (check)
-            raise error.after([*line, error.move]) from None
+        move = getattr(error, "move", None)  # set where a child's tier or key failed
+        if move is not None and hasattr(error, "after"):  # a child the keys cannot hold
+            raise error.after([*line, move]) from None
         if error is not None:
-            raise PositionFailedError(line) from error
+            raise PositionFailedError(line if move is None else [*line, move]) from error
         raise GameContractError(message, line)
 
     # -- valuing them, last tier back --

@@ -121,6 +121,43 @@ def test_explore_reports_a_move_lowering_the_declared_tier():
     assert finding.moves == ("up", "up", "up", "down")
 
 
+FAILING = """game failing
+players A max, B min
+state
+  n: 0..4 = 0
+  a: array[2] of 0..1 = 0
+move up when n < 4 { n += 1 }
+terminal n == 4
+utility 1
+tier if n == AT then a[5] else n
+"""
+
+
+# A tier failing at a later position was said of the position before it, and at the start
+# it escaped as a traceback from solve --strong --db DIR.
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize(("at", "moves"), [(0, "(none: the initial state)"), (2, "up up")])
+def test_a_tier_failing_is_reported_at_its_position(tmp_path, backend, at, moves):
+    from typer.testing import CliRunner
+
+    from plies.cli import app
+    if backend == "native":
+        pytest.importorskip("cffi")
+    game = tmp_path / "failing.game"
+    game.write_text(FAILING.replace("AT", str(at)))
+    said = f"""failing.game:9:{21 + len(str(at)) - 1}: error: index 5 is outside a (0..1)
+    9 | tier if n == {at} then a[5] else n
+      |                     ^^^^
+  moves from the start: {moves}
+"""
+    runner = CliRunner()
+    for command in (["validate", "--explore"], ["solve", "--strong", "--db", str(tmp_path / "d"),
+                                                "--backend", backend]):
+        result = runner.invoke(app, [*command, str(game)])
+        assert result.exit_code == 1
+        assert said in result.stderr.replace(str(tmp_path) + "/", "")
+
+
 def test_a_move_lowering_the_tier_stops_the_solve_with_the_moves(tmp_path):
     """The solve by tiers meets the same fault as validate --explore, with the same moves."""
     with pytest.raises(TierLoweredError) as caught:
