@@ -39,19 +39,45 @@ def test_native_chunks_in_two_worker_processes(tmp_path, native):
     assert files(tmp_path / "python") == files(tmp_path / "native")
 
 
+DECLARED = """game climb
+players A max, B min
+state
+  n: 0..6 = 0
+  m: 0..3 = 0
+move up(k in 1..2) when n + k <= 6 { n += k }
+move side when m < 3 and n mod 2 == 0 { m += 1 }
+terminal n == 6
+utility if turn == A then m - 1 else 1 - m
+tier n * 4 + m
+"""
+
+
+def test_a_declared_tier_is_computed_in_c(tmp_path, native):
+    said = []
+    model = load_source(DECLARED)
+    assert tier_game(model, native=True, notice=said.append).native is not None
+    python = solve_to_directory(model, [], tmp_path / "python")
+    natively = solve_to_directory(model, [], tmp_path / "native", native=True,
+                                  notice=said.append)
+    assert said == []
+    assert files(tmp_path / "python") == files(tmp_path / "native")
+    assert (natively.value, natively.positions) == (python.value, python.positions)
+
+
 def test_what_c_cannot_do_is_said_and_done_in_python(tmp_path, native):
     said = []
     model = load_source("""game g
 players A max, B min
 state
+  marks: array[33] of 0..3 = 0
   n: 0..5 = 0
-move up when n < 5 { n += 1 }
+move up when n < 5 { n += 1  marks[0] = n mod 4 }
 terminal n == 5
 utility 1
-tier n * 2
 """)
     summary = solve_to_directory(model, [], tmp_path / "sol", native=True, notice=said.append)
-    assert said == ["native: a declared tier is computed in Python; solving by tiers in Python"]
+    assert said == ["native: keys wider than 64 bits are solved in Python; solving by tiers "
+                    "in Python"]
     assert (summary.value, summary.positions) == (1, 6)
 
 

@@ -47,11 +47,12 @@ def test_without_a_compiler_the_default_is_python_without_a_note(native, tmp_pat
 
 def test_a_game_c_cannot_tier_is_said_only_when_native_is_asked_for(native, tmp_path):
     game = tmp_path / "up.game"
-    game.write_text("game up\nplayers A max, B min\nstate\n  n: 0..5 = 0\n"
-                    "move up when n < 5 { n += 1 }\nterminal n == 5\nutility 1\ntier n * 2\n")
+    game.write_text("game up\nplayers A max, B min\nstate\n  marks: array[33] of 0..3 = 0\n"
+                    "  n: 0..5 = 0\nmove up when n < 5 { n += 1  marks[0] = n mod 4 }\n"
+                    "terminal n == 5\nutility 1\n")  # keys wider than 64 bits
     quiet, said = solve(str(game), "--db", str(tmp_path / "a"))
     assert said == "" and quiet["backend"] == "python" and quiet["value"] == 1
     asked, said = solve(str(game), "--db", str(tmp_path / "b"), "--backend", "native")
-    assert said.strip() == ("native: a declared tier is computed in Python; solving by tiers "
-                            "in Python")
+    assert said.strip() == ("native: keys wider than 64 bits are solved in Python; solving by "
+                            "tiers in Python")
     assert asked["backend"] == "python" and files(tmp_path / "a") == files(tmp_path / "b")

@@ -582,6 +582,7 @@ class CEmitter:
             f"#define HAS_CHANCE {1 if game.chances else 0}",
             f"#define HAS_BOUNDS {1 if game.bounds else 0}",
             f"#define HAS_PREFER {1 if game.prefer is not None else 0}",
+            f"#define HAS_DECLARED_TIER {1 if game.tier is not None else 0}",
             f"#define PREFER_FAILS {0 if game.prefer is None or cannot_fail(game.prefer) else 1}",
             f"#define ALTERNATES {1 if alternates(game) else 0}",
             f"#define BOUND_LOW {game.bounds[0] if game.bounds else 0}LL",
@@ -659,6 +660,8 @@ class CEmitter:
         self.returning("evaluate", self.expr(game.evaluate) if game.evaluate else "0")
         if game.prefer is not None:  # the move order (HAS_PREFER): search.c sorts by it
             self.returning("prefer_of", self.expr(game.prefer))
+        if game.tier is not None:  # the declared tier (HAS_DECLARED_TIER): tiers.c reads it
+            self.returning("declared_tier", self.expr(game.tier))
         self.expand()
         self.chance_expand()
         self.pack_key()

@@ -170,6 +170,9 @@ static int child_key(const state_t *parent, const state_t *child, uint64_t *key,
         }
     }
     *key = least_key(k, child_images);
+#if HAS_DECLARED_TIER
+    t = declared_tier(child);  /* the game's own tier, read whole */
+#endif
     *tier = t;
     return 1;
 }
@@ -196,6 +199,9 @@ static int image_keys(const state_t *s, uint64_t *images)
 
 static int64_t tier_of_state(const state_t *s)
 {
+#if HAS_DECLARED_TIER
+    return declared_tier(s);
+#endif
     int64_t t = 0;
     for (int64_t i = 0; i < tier_counted; i++)
         t += s->s[tier_counted_at[2 * i]] != tier_counted_at[2 * i + 1];

@@ -42,12 +42,13 @@ FAULTS = {-2: "the packing does not fit the native state", -3: "room", -4: "a ch
 
 class NativeTiers:
     """Chunks of a tier solved in C, for a game whose keys fit 64 bits and whose tier is
-    found from its rules (or is one tier); with ``symmetries`` (which keep the tier), each
-    child's key is the least of its images' keys, as Python's ``least_key`` makes it.
+    declared (its expression compiled), found from its rules or is one tier; with
+    ``symmetries`` (which keep the tier), each child's key is the least of its images' keys, as
+    Python's ``least_key`` makes it.
 
     Raises:
         NativeUnavailable: no C compiler or cffi, a game the C back end does not express, or
-            keys wider than 64 bits or a declared tier.
+            keys wider than 64 bits.
     """
 
     def __init__(self, model, packing: Packing, measure: TierMeasure | None,
@@ -55,8 +56,6 @@ class NativeTiers:
         from plies.backends.native.engine import NativeGame
         if packing.width != 8 or not packing.flat:
             raise NativeUnavailable("keys wider than 64 bits are solved in Python")
-        if getattr(model, "tier", None) is not None:
-            raise NativeUnavailable("a declared tier is computed in Python")
         native = NativeGame(model)
         self.ffi, self.lib = native.ffi, native.lib
         self.allocate = self.ffi.new_allocator(should_clear_after_alloc=False)
