@@ -197,7 +197,7 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
                               engine=engine, endless=model.endless_value, progress=progress,
                               stop=stop, max_positions=max_positions)
     except PackingError as error:  # the solve names a later position; this one is the start
-        raise error if error.moves else error.after(start_moves) from None
+        raise error if error.moves is not None else error.after(start_moves) from None
 
 
 def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int | None = None,

@@ -55,14 +55,15 @@ class PackingError(PliesError):
     """A state that its game's packing cannot store (a value outside its slot's values).
 
     ``what`` says which value, ``why`` (joined after it) why it cannot be stored; ``moves``,
-    where known, the moves to the position (in words), written between the two. ``move``: the
+    where known, the moves (texts) to the position, written between the two. ``move``: the
     move to the position, where ``check`` was asked about a child (the tier solve sets it).
     """
 
-    def __init__(self, what: str, why: str = "", moves: str | None = None) -> None:
+    def __init__(self, what: str, why: str = "", moves: list[str] | None = None) -> None:
         self.what, self.why, self.moves = what, why, moves
         self.move = None
-        where = f" (after moves: {moves})" if moves else ""
+        where = "" if moves is None else \
+            f" (after moves: {' '.join(moves) or '(none: the initial state)'})"
         super().__init__(f"{what}{where}{why}")
 
     def __reduce__(self):  # across processes as it is
@@ -70,8 +71,7 @@ class PackingError(PliesError):
 
     def after(self, moves: Sequence[object]) -> PackingError:
         """The same error at the position after ``moves`` from the start."""
-        shown = " ".join(str(move) for move in moves) or "(none: the initial state)"
-        return PackingError(self.what, self.why, shown)
+        return PackingError(self.what, self.why, [str(move) for move in moves])
 
 
 @dataclass(frozen=True)

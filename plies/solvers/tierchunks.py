@@ -394,9 +394,10 @@ class StoredValueError(SolverError):
     (``located`` in tiers.py)."""
 
     def __init__(self, what: str, limit: str, key: int | None = None,
-                 moves: str | None = None) -> None:
+                 moves: list[str] | None = None) -> None:
         self.what, self.limit, self.key, self.moves = what, limit, key, moves
-        where = f" (after moves: {moves})" if moves else ""
+        where = "" if moves is None else \
+            f" (after moves: {' '.join(moves) or '(none: the initial state)'})"
         super().__init__(f"{what}{where}: a solution directory holds {limit}; give --db a "
                          "file name ending in .db to store this game's solution in SQLite")
 

@@ -554,11 +554,10 @@ class _Solve:
 
     def located(self, error: StoredValueError) -> StoredValueError:
         """``error`` with the moves from the start to the position it names."""
-        if error.key is None or error.moves:
+        if error.key is None or error.moves is not None:
             return error
-        line = self.line_to_key(error.key)
         return StoredValueError(error.what, error.limit, error.key,
-                                format_moves(line) if line else "(none: the initial state)")
+                                [str(move) for move in self.line_to_key(error.key)])
 
     def line_to_key(self, key: int) -> list[Move]:
         """A shortest line of moves from the start to the position with ``key`` (for

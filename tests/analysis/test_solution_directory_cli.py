@@ -158,6 +158,9 @@ def test_a_value_a_directory_cannot_hold_is_named_with_its_position(tmp_path, ba
     assert result.exit_code == 1
     assert result.stderr.endswith(f"error: {said}; give --db a file name ending in .db to "
                                   "store this game's solution in SQLite\n")  # after a note
+    result = run("solve", str(game), "--strong", "--db", str(tmp_path / "d2"), "--workers", "2",
+                 "--backend", backend, "--json")
+    assert json.loads(result.stdout)["moves"] == said.split("moves: ")[1].split("):")[0].split()
     assert run("solve", str(game), "--strong", "--db", str(tmp_path / "halves.db")).exit_code == 0
 
 
@@ -189,6 +192,9 @@ def test_a_position_a_directory_cannot_store_is_named_with_its_moves(tmp_path, b
         "error: n holds -1 (after moves: down down); a solution directory stores an int "
         "without a declared range in 256 values (0..255): declare its range in the game (as "
         "in `0..9`)\n")
+    result = run("solve", str(game), "--strong", "--db", str(tmp_path / "d2"), "--workers", "2",
+                 "--backend", backend, "--json", *start)
+    assert json.loads(result.stdout)["moves"] == ["down", "down"]  # moves, not letters
     assert run("solve", str(game), "--strong", "--db", str(tmp_path / "below.db"),
                *start).exit_code == 0
 
