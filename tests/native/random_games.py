@@ -6,9 +6,10 @@ started anywhere in a move, definitions with parameters, `div` and `mod` of nega
 aggregates over empty domains, `liberties`, `connects`, `threats` and `line` on small grids,
 arrays indexed by players, `ordered by` and `prefer`. Every move adds one to a counter `t`
 that ends the game at a random small number, so every game is finite, and small: its tree has
-at most a few thousand positions. Many of the games break their own rules somewhere (an index
-out of range, a value past its declared range, a division by zero), which is what the
-back ends must then report alike; a few are refused by the checker.
+at most a few thousand positions (with ``endless``, no counter: play may go on for ever, and
+an `endless` line says what that is worth). Many of the games break their own rules
+somewhere (an index out of range, a value past its declared range, a division by zero), which
+is what the back ends must then report alike; a few are refused by the checker.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ SYMS = ["e", "x", "o"]          # grid symbols; x and o are the players too
 
 
 class Gen:
-    def __init__(self, rng: random.Random, chance: bool = False):
+    def __init__(self, rng: random.Random, chance: bool = False, endless: bool = False):
         self.r = rng
         self.vars = {}      # name -> kind: ("range", lo, hi) ("int",) ("bool",) ("arr", n, lo, hi)
                             # ("parr",) ("grid", R, C) ("player",) ("sym",)
         self.locals = []    # stack of (name, kind) for binders / lets / loop vars
         self.chance = chance
+        self.endless = endless  # no move counter: play may go on for ever (`endless` says)
         self.names = 0
         self.defs = []      # (name, kind, params)
 
@@ -302,13 +304,21 @@ class Gen:
         self.pending_lets = saved_p
         return out
 
+    def nothing(self) -> str:
+        """A statement that changes nothing (an outcome needs one)."""
+        if not self.endless:
+            return "t += 0"
+        name = next(iter(self.vars))
+        return f"{name} = {name}"
+
     # ---- the game -----------------------------------------------------------------------
     def game(self):
         r = self.r
         self.pending_lets = []
         lines = [f"game g{r.randint(0, 999)}", "", "players x max, o min", "", "state"]
         K = r.randint(2, 5)
-        lines.append(f"  t: 0..{K} = 0")
+        if not self.endless:
+            lines.append(f"  t: 0..{K} = 0")
         for _ in range(r.randint(2, 5)):
             kind = r.choice(["range", "range", "int", "bool", "arr", "parr", "grid", "player", "sym"])
             n = self.fresh("s")
@@ -389,7 +399,7 @@ class Gen:
                 head += f" when {self.bool_expr(0)}"
             body = self.block(0, False, 1)
             self.locals.clear()
-            lines += [head + " {", "  t += 1"] + body + ["}", ""]
+            lines += [head + " {"] + ([] if self.endless else ["  t += 1"]) + body + ["}", ""]
         for ev in self.events:
             if r.random() < 0.5:
                 b = self.fresh("o")
@@ -397,7 +407,8 @@ class Gen:
                 self.locals.append((b, ("local",)))
                 body = self.block(1, False, 1)
                 self.locals.clear()
-                body = [l for l in body if "again" not in l and "chance" not in l] or ["  t += 0"]
+                body = [line for line in body if "again" not in line and "chance" not in line] \
+                    or ["  " + self.nothing()]
                 lines += [f"chance {ev}({b} in 1..{hi}) {{"] + body + ["}", ""]
             else:
                 outs = []
@@ -405,22 +416,32 @@ class Gen:
                 for i, p in enumerate(ps):
                     body = self.block(1, False, 2)
                     self.locals.clear()
-                    body = [l for l in body if "again" not in l and "chance" not in l] or ["    t += 0"]
+                    body = [line for line in body if "again" not in line and "chance" not in line] \
+                        or ["    " + self.nothing()]
                     outs += [f"  h{i} {p} {{"] + body + ["  }"]
                 lines += [f"chance {ev} {{"] + outs + ["}", ""]
-        lines.append(f"terminal t == {K} or {self.bool_expr(1)}")
+        if self.endless:
+            lines.append(f"terminal {self.bool_expr(1)}")
+        else:
+            lines.append(f"terminal t == {K} or {self.bool_expr(1)}")
         lines.append(f"utility {self.int_expr(0)}")
+        lo, hi = -2, 2
         if r.random() < 0.3:
             lo = r.randint(-20, 0)
-            lines.append(f"bounds {lo}..{lo + r.randint(1, 30)}")
+            hi = lo + r.randint(1, 30)
+            lines.append(f"bounds {lo}..{hi}")
         if r.random() < 0.2:
             lines.append(f"prefer {self.int_expr(1)}")
+        if self.endless:
+            lines.append(f"endless {r.randint(lo, hi)}")
         return "\n".join(lines) + "\n"
 
 
-def generate(seed: int, chance: bool | None = None) -> str:
+def generate(seed: int, chance: bool | None = None, endless: bool = False) -> str:
+    """The game of ``seed``; with ``endless``, without the move counter (its play may go on
+    for ever, which its `endless` line values)."""
     rng = random.Random(seed)
     if chance is None:
         chance = rng.random() < 0.3
-    return Gen(rng, chance).game()
+    return Gen(rng, chance, endless).game()
 
