@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from plies.errors import PliesError
+from plies.solvers.errors import NoMovesError
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX
 
@@ -46,6 +47,8 @@ def efg_tree(model, state=None, *, max_nodes: int = 20_000, timeout: float | Non
     Raises:
         TreeTooLargeError: more than ``max_nodes`` nodes (or their work), a position that
             repeats, or ``timeout`` reached.
+        NoMovesError: a position that is not over has no move (an .efg player node must
+            have an action), with the moves from ``state`` to it.
     """
     limits = Limits(max_nodes + 1, timeout)  # stops at the node past max_nodes
     next_check = limits.first_check()
@@ -72,10 +75,11 @@ def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> 
     infosets = {1: 0, 2: 0, CHANCE: 0}
     outcomes: dict = {}
     count = 0
-    # Depth first, children in the game's order; ``path`` holds the states above a node.
-    stack = [(start, frozenset())]
+    # Depth first, children in the game's order; ``path`` holds the states above a node,
+    # ``moves`` the moves to it.
+    stack = [(start, frozenset(), ())]
     while stack:
-        state, path = stack.pop()
+        state, path, moves = stack.pop()
         count += 1
         if count > max_nodes:
             raise TreeTooLargeError(f"the game tree has more than {max_nodes:,} nodes; "
@@ -98,13 +102,14 @@ def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> 
             infosets[CHANCE] += 1
             shown = " ".join(f"{_quote(str(o))} {_number(p)}" for o, p in pairs)
             lines.append(f'c {label} {infosets[CHANCE]} "" {{ {shown} }} 0')
-            children = [model.result(state, o) for o, _ in pairs]
+            children = [(o, model.result(state, o)) for o, _ in pairs]
         else:
             player = 1 if model.to_move(state) == MAX else 2
-            pairs = list(model.successors(state))
+            children = list(model.successors(state))
+            if not children:  # a player node needs an action: the game is at fault
+                raise NoMovesError("a non-terminal state has no legal moves", list(moves))
             infosets[player] += 1
-            shown = " ".join(_quote(str(m)) for m, _ in pairs)
+            shown = " ".join(_quote(str(m)) for m, _ in children)
             lines.append(f'p {label} {player} {infosets[player]} "" {{ {shown} }} 0')
-            children = [child for _, child in pairs]
-        stack.extend((child, below) for child in reversed(children))
+        stack.extend((child, below, (*moves, move)) for move, child in reversed(children))
     return "\n".join(lines) + "\n"

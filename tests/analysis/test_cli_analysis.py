@@ -399,6 +399,34 @@ def test_efg_has_one_node_per_node_of_the_tree():
     assert efg_value(root) == ttt(board, player)[0]
 
 
+STUCK = """game stuck
+players a max, b min
+state
+  n: 0..3 = 0
+move step when n < 2 { n += 1 }
+terminal n == 3
+utility 1
+"""
+
+
+# A fuzzer's random game: the tree was written with a player node of no actions
+# (`p "" 1 2 "" {  } 0`), which no reader of .efg files takes, and the command said nothing.
+def test_efg_refuses_a_position_without_moves_as_the_other_commands_do(tmp_path):
+    game = tmp_path / "stuck.game"
+    game.write_text(STUCK)
+    result = run("tree", str(game), "-f", "efg")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.endswith(
+        "error: the game is not over here, but a (MAX) has no legal move\n"
+        "    6 | terminal n == 3\n"
+        "      |          ^^^^^^\n"
+        "  hint: say in `terminal` that the game ends in this position, or give the player a "
+        "move here\n"
+        "  moves from the start: step step\n")
+    assert result.stderr == run("solve", str(game), "-a", "minimax").stderr
+
+
 def test_efg_refuses_a_game_with_cycles_and_a_depth():
     result = run("tree", "morris3", "-f", "efg")
     assert result.exit_code == 1
