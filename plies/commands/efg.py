@@ -23,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from plies.errors import PliesError
-from plies.solvers.errors import NoMovesError
+from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
 from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX
 
@@ -49,6 +49,7 @@ def efg_tree(model, state=None, *, max_nodes: int = 20_000, timeout: float | Non
             repeats, or ``timeout`` reached.
         NoMovesError: a position that is not over has no move (an .efg player node must
             have an action), with the moves from ``state`` to it.
+        UtilityOutOfBoundsError: an end's utility outside the declared bounds (its moves).
     """
     limits = Limits(max_nodes + 1, timeout)  # stops at the node past max_nodes
     next_check = limits.first_check()
@@ -72,6 +73,7 @@ def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> 
     title = model.name + (f" ({params})" if params else "")
     lines = [f"EFG 2 R {_quote(title)} {{ {' '.join(_quote(n) for n in names)} }}",
              _quote("written by plies: MAX is player 1, MIN player 2; payoffs to MAX, MIN"), ""]
+    bounds = getattr(model, "utility_bounds", None)
     infosets = {1: 0, 2: 0, CHANCE: 0}
     outcomes: dict = {}
     count = 0
@@ -89,6 +91,8 @@ def _efg_text(model, state, max_nodes: int, limits: Limits, next_check: int) -> 
         utility = model.outcome(state)
         label = _quote(getattr(model, "node_name", lambda s: None)(state) or "")
         if utility is not None:
+            if bounds is not None and not bounds[0] <= utility <= bounds[1]:  # as solve says
+                raise UtilityOutOfBoundsError.of(utility, bounds).after(list(moves))
             number = outcomes.setdefault(utility, len(outcomes) + 1)
             lines.append(f"t {label} {number} {_quote(_number(utility))} "
                          f"{{ {_number(utility)}, {_number(-utility)} }}")

@@ -427,6 +427,17 @@ def test_efg_refuses_a_position_without_moves_as_the_other_commands_do(tmp_path)
     assert result.stderr == run("solve", str(game), "-a", "minimax").stderr
 
 
+def test_efg_refuses_an_end_outside_the_bounds_as_the_other_commands_do(tmp_path):
+    game = tmp_path / "outside.game"
+    game.write_text(STUCK.replace("n < 2", "n < 3").replace("utility 1", "utility n - 2")
+                    + "bounds -1..0\n")
+    result = run("tree", str(game), "-f", "efg")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "error: the utility is 1 here, outside the bounds -1..0\n" in result.stderr
+    assert result.stderr.endswith("  moves from the start: step step step\n")
+    assert result.stderr == run("solve", str(game), "-a", "minimax").stderr
+
+
 def test_efg_refuses_a_game_with_cycles_and_a_depth():
     result = run("tree", "morris3", "-f", "efg")
     assert result.exit_code == 1
