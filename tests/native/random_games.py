@@ -64,7 +64,8 @@ class Gen:
         if k == 6:
             return f"{r.choice(['min', 'max'])}({self.int_expr(d + 1)}, {self.int_expr(d + 1)})"
         if k == 7:
-            return f"(if {self.bool_expr(d + 1)} then {self.int_expr(d + 1)} else {self.int_expr(d + 1)})"
+            test, yes, no = self.bool_expr(d + 1), self.int_expr(d + 1), self.int_expr(d + 1)
+            return f"(if {test} then {yes} else {no})"
         if k == 8:
             n = self.fresh("l")
             e = self.int_expr(d + 1)
@@ -73,20 +74,9 @@ class Gen:
             self.locals.pop()
             return f"(let {n} = {e} in {body})"
         if k == 9:
-            n = self.fresh("i")
-            dom = self.domain(d + 1)
-            self.locals.append((n, ("local",)))
-            agg = r.choice(["sum", "min", "max"])
-            body = self.int_expr(d + 1)
-            self.locals.pop()
-            return f"({agg} {n} in {dom}: {body})"
+            return self.aggregate(r.choice(["sum", "min", "max"]), self.int_expr, d)
         if k == 10:
-            n = self.fresh("i")
-            dom = self.domain(d + 1)
-            self.locals.append((n, ("local",)))
-            body = self.bool_expr(d + 1)
-            self.locals.pop()
-            return f"(count {n} in {dom}: {body})"
+            return self.aggregate("count", self.bool_expr, d)
         if k == 11:
             g = self.pick(lambda k: k[0] == "grid")
             if g:
@@ -94,7 +84,8 @@ class Gen:
         if k == 12:
             g = self.pick(lambda k: k[0] == "grid")
             if g:
-                return f"liberties({g}, {self.int_expr(d + 1)}, {self.int_expr(d + 1)}, {r.choice(SYMS)})"
+                row, column = self.int_expr(d + 1), self.int_expr(d + 1)
+                return f"liberties({g}, {row}, {column}, {r.choice(SYMS)})"
         if k == 13:
             a = self.pick(lambda k: k[0] in ("arr",))
             if a:
@@ -105,12 +96,27 @@ class Gen:
             ints = [x for x in self.defs if x[1] == "int"]
             if ints:
                 name, _, params = r.choice(ints)
-                return f"{name}({', '.join(self.int_expr(d + 1) for _ in params)})" if params else name
+                if not params:
+                    return name
+                return f"{name}({', '.join(self.int_expr(d + 1) for _ in params)})"
         if k == 16:
             g = self.pick(lambda k: k[0] == "grid")
             if g:
                 return f"{r.choice(['rows', 'cols'])}({g})"
         return self.int_expr(d + 3)
+
+    def aggregate(self, word: str, body, d: int) -> str:
+        """``(word i in D: body)`` with a fresh name bound over a random domain."""
+        name = self.fresh("i")
+        domain = self.domain(d + 1)
+        self.locals.append((name, ("local",)))
+        inner = body(d + 1)
+        self.locals.pop()
+        return f"({word} {name} in {domain}: {inner})"
+
+    def comparison(self, d: int) -> str:
+        left, operator = self.int_expr(d), self.r.choice(["<", "<=", ">", ">=", "==", "!="])
+        return f"{left} {operator} {self.int_expr(d)}"
 
     def index_expr(self, a, d):
         n = self.vars[a][1]
@@ -160,10 +166,10 @@ class Gen:
             if v and r.random() < 0.6:
                 return v
             return r.choice(["true", "false"]) if r.random() < 0.3 else \
-                f"{self.int_expr(d + 2)} {r.choice(['<', '<=', '>', '>=', '==', '!='])} {self.int_expr(d + 2)}"
+                self.comparison(d + 2)
         k = r.randint(0, 12)
         if k in (0, 1, 2):
-            return f"{self.int_expr(d + 1)} {r.choice(['<', '<=', '>', '>=', '==', '!='])} {self.int_expr(d + 1)}"
+            return self.comparison(d + 1)
         if k == 3:
             return f"({self.bool_expr(d + 1)} {r.choice(['and', 'or'])} {self.bool_expr(d + 1)})"
         if k == 4:
@@ -173,12 +179,7 @@ class Gen:
         if k == 6:
             return f"{self.player_expr(d + 1)} {r.choice(['==', '!='])} {self.player_expr(d + 1)}"
         if k == 7:
-            n = self.fresh("i")
-            dom = self.domain(d + 1)
-            self.locals.append((n, ("local",)))
-            body = self.bool_expr(d + 1)
-            self.locals.pop()
-            return f"({r.choice(['any', 'all'])} {n} in {dom}: {body})"
+            return self.aggregate(r.choice(["any", "all"]), self.bool_expr, d)
         if k == 8:
             g = self.pick(lambda k: k[0] == "grid")
             if g:
@@ -191,7 +192,9 @@ class Gen:
             bools = [x for x in self.defs if x[1] == "bool"]
             if bools:
                 name, _, params = r.choice(bools)
-                return f"{name}({', '.join(self.int_expr(d + 1) for _ in params)})" if params else name
+                if not params:
+                    return name
+                return f"{name}({', '.join(self.int_expr(d + 1) for _ in params)})"
         if k == 11:
             g = self.pick(lambda k: k[0] == "grid")
             if g:
@@ -287,7 +290,9 @@ class Gen:
             self.pending_lets.append(n)
             return out
         if k < 0.88 and not in_loop:
-            return [f"{pad}again"] if r.random() < 0.5 else [f"{pad}if {self.bool_expr(1)} {{", f"{pad}  again", f"{pad}}}"]
+            if r.random() < 0.5:
+                return [f"{pad}again"]
+            return [f"{pad}if {self.bool_expr(1)} {{", f"{pad}  again", f"{pad}}}"]
         if k < 0.95 and self.chance and self.events:
             return [f"{pad}chance {r.choice(self.events)}"]
         t, ty = self.target_and_value(d)
@@ -320,7 +325,8 @@ class Gen:
         if not self.endless:
             lines.append(f"  t: 0..{K} = 0")
         for _ in range(r.randint(2, 5)):
-            kind = r.choice(["range", "range", "int", "bool", "arr", "parr", "grid", "player", "sym"])
+            kind = r.choice(["range", "range", "int", "bool", "arr", "parr", "grid", "player",
+                             "sym"])
             n = self.fresh("s")
             if kind == "range":
                 lo = r.randint(-3, 0); hi = lo + r.randint(1, 6)
@@ -335,11 +341,15 @@ class Gen:
             elif kind == "arr":
                 m = r.randint(1, 4); lo = r.randint(-2, 0); hi = lo + r.randint(2, 6)
                 self.vars[n] = ("arr", m, lo, hi)
-                init = f"[{', '.join(str(r.randint(lo, hi)) for _ in range(m))}]" if r.random() < 0.7 else str(r.randint(lo, hi))
+                if r.random() < 0.7:
+                    init = f"[{', '.join(str(r.randint(lo, hi)) for _ in range(m))}]"
+                else:
+                    init = str(r.randint(lo, hi))
                 lines.append(f"  {n}: array[{m}] of {lo}..{hi} = {init}")
             elif kind == "parr":
                 self.vars[n] = ("parr",)
-                lines.append(f"  {n}: array[player] of int = [{r.randint(-2, 2)}, {r.randint(-2, 2)}]")
+                first, second = r.randint(-2, 2), r.randint(-2, 2)
+                lines.append(f"  {n}: array[player] of int = [{first}, {second}]")
             elif kind == "grid":
                 R, C = r.randint(1, 3), r.randint(2, 3)
                 self.vars[n] = ("grid", R, C)
