@@ -31,6 +31,7 @@ from .graph import TERMINAL, outside_bounds
 from .protocol import CHANCE, MAX, Game, State
 from .remoteness import hurries
 from .result import bounds_of
+from .trace import search_frame
 
 
 @dataclass
@@ -197,6 +198,7 @@ def _discover_python(tg: TierGame, tier: int, keys: list[int]):
     return same, later, bool(same), None
 
 
+@search_frame  # a rule failing here is located as in a search: at the move, if any
 def _children(tg: TierGame, key: int):
     """``(move, tier, key)`` of each child of the position ``key``, one at a time (none where
     the game is over), raising what the game's rules raise there: NoMovesError where a
@@ -217,11 +219,7 @@ def _children(tg: TierGame, key: int):
     if not pairs:
         raise NoMovesError("a non-terminal position has no legal moves")
     for move, child in pairs:
-        try:
-            child_tier = tg.tier(child)
-        except Exception as error:  # the tier of the position after ``move``: named so
-            error.move = move
-            raise
+        child_tier = tg.tier(child)
         try:
             child_key = tg.pack(child)
         except Exception:

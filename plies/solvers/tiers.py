@@ -576,11 +576,11 @@ class _Solve:
         error = failure_at(tg, key)
         if isinstance(error, GameContractError):
             raise error.after(line) from None
-        move = getattr(error, "move", None)  # set where a child's tier or key failed
-        if move is not None and hasattr(error, "after"):  # a child the keys cannot hold
+        move = getattr(error, "move", None)  # a child the keys cannot hold (check)
+        if move is not None and hasattr(error, "after"):
             raise error.after([*line, move]) from None
-        if error is not None:
-            raise PositionFailedError(line if move is None else [*line, move]) from error
+        if error is not None:  # the rule's place and the move found from its traceback
+            raise PositionFailedError(line) from error
         raise GameContractError(message, line)
 
     # -- valuing them, last tier back --

@@ -199,6 +199,26 @@ def test_a_position_a_directory_cannot_store_is_named_with_its_moves(tmp_path, b
                *start).exit_code == 0
 
 
+def test_a_rule_failing_in_a_tier_solve_is_located_as_in_a_search(tmp_path):
+    """The tier solve meets a worker's failure again to report it (failure_at); it was said at
+    the move's header, one move short, where the rule's statement and the move are known
+    (the command's restatement by validate --explore hid it when the walk met the same
+    failure first, not when it met another)."""
+    from plies.commands.analysis import game_errors
+    from plies.commands.solution import solve_to_directory
+    from plies.errors import GameRuntimeError
+    from plies.game.loader import load_source
+    model = load_source("game over\nplayers a max, b min\nstate\n  n: 0..3 = 0\n"
+                        "move up when n < 4 {\n  n += 2\n}\nterminal n >= 3\nutility 1\n",
+                        "over.game")
+    with pytest.raises(GameRuntimeError) as caught, game_errors(model, []):
+        solve_to_directory(model, [], tmp_path / "d")
+    diagnostic = caught.value.diagnostic
+    assert (diagnostic.message, diagnostic.line, diagnostic.column) == (
+        "n would become 4, outside its range 0..3", 6, 3)
+    assert caught.value.moves == ["up", "up"]
+
+
 def test_workers_need_a_directory():
     result = run("solve", "tictactoe", "--workers", "2")
     assert result.exit_code == 2
