@@ -192,12 +192,9 @@ def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engin
     extra = {"plies_version": __version__, "filename": checked.filename,
              "source": checked.source, "endless": _json_value(model.endless_value),
              "players": [list(p) for p in checked.players]}
-    try:
-        return solve_by_tiers(job, model.play_all(start_moves), {**ident}, extra=extra,
-                              engine=engine, endless=model.endless_value, progress=progress,
-                              stop=stop, max_positions=max_positions)
-    except PackingError as error:  # the solve names a later position; this one is the start
-        raise error if error.moves is not None else error.after(start_moves) from None
+    return solve_by_tiers(job, model.play_all(start_moves), {**ident}, extra=extra,
+                          engine=engine, endless=model.endless_value, progress=progress,
+                          stop=stop, max_positions=max_positions)
 
 
 def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int | None = None,

@@ -30,6 +30,7 @@ from plies.errors import PliesError
 from plies.frontend import types as T
 from plies.frontend.checked import CheckedGame
 from plies.frontend.tiers import counter_ranges
+from plies.solvers.errors import after_moves
 
 UNRANGED_VALUES = 256
 """How many values a slot of an ``int`` without a declared range may hold in a packed key."""
@@ -62,9 +63,7 @@ class PackingError(PliesError):
     def __init__(self, what: str, why: str = "", moves: list[str] | None = None) -> None:
         self.what, self.why, self.moves = what, why, moves
         self.move = None
-        where = "" if moves is None else \
-            f" (after moves: {' '.join(moves) or '(none: the initial state)'})"
-        super().__init__(f"{what}{where}{why}")
+        super().__init__(f"{what}{after_moves(moves)}{why}")
 
     def __reduce__(self):  # across processes as it is
         return type(self), (self.what, self.why, self.moves)

@@ -14,6 +14,15 @@ def format_moves(moves: Sequence[object]) -> str:
     return " ".join(str(move) for move in moves) if moves else "(start)"
 
 
+def after_moves(moves: Sequence[object] | None) -> str:
+    """`` (after moves: ...)`` for a message about one position: nothing where the position is
+    not known (None), the initial state where no move leads to it."""
+    if moves is None:
+        return ""
+    shown = " ".join(str(move) for move in moves) or "(none: the initial state)"
+    return f" (after moves: {shown})"
+
+
 class SolverError(ValueError):
     """A search the solvers refuse or cannot complete."""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import tierfiles as F
-from .errors import GameContractError, NoMovesError, SolverError
+from .errors import GameContractError, NoMovesError, SolverError, after_moves
 from .graph import TERMINAL, outside_bounds
 from .protocol import CHANCE, MAX, Game, State
 from .remoteness import hurries
@@ -221,14 +221,9 @@ def _children(tg: TierGame, key: int):
     for move, child in pairs:
         child_tier = tg.tier(child)
         try:
-            child_key = tg.pack(child)
-        except Exception:
-            if tg.check is not None:
-                try:
-                    tg.check(child)
-                except Exception as error:  # the move named too: the solve says where
-                    error.move = move
-                    raise
+            child_key = tg.key(child)
+        except Exception as error:  # the move named too: the solve says where
+            error.move = move
             raise
         yield move, child_tier, child_key
 
@@ -394,9 +389,7 @@ class StoredValueError(SolverError):
     def __init__(self, what: str, limit: str, key: int | None = None,
                  moves: list[str] | None = None) -> None:
         self.what, self.limit, self.key, self.moves = what, limit, key, moves
-        where = "" if moves is None else \
-            f" (after moves: {' '.join(moves) or '(none: the initial state)'})"
-        super().__init__(f"{what}{where}: a solution directory holds {limit}; give --db a "
+        super().__init__(f"{what}{after_moves(moves)}: a solution directory holds {limit}; give --db a "
                          "file name ending in .db to store this game's solution in SQLite")
 
     def __reduce__(self):  # across processes with its position

@@ -409,11 +409,12 @@ class _Solve:
             for path in directory.glob("tier-*.positions"):
                 path.unlink()
             try:
-                first = tg.tier(start)
-            except Exception as error:  # a rule (the declared tier) failed at the start
-                raise PositionFailedError(line_to(tg.game, tg.game.initial_state(),
-                                                  start)) from error
-            pending[first] = {tg.key(start)}
+                pending[tg.tier(start)] = {tg.key(start)}
+            except Exception as error:  # the declared tier failed, or no key holds the start
+                line = line_to(tg.game, tg.game.initial_state(), start)
+                if hasattr(error, "after"):
+                    raise error.after(line) from None
+                raise PositionFailedError(line) from error
         elif not native:
             for tier, paths in runs.items():
                 for path in paths:
