@@ -20,6 +20,7 @@ and every look-up packs a position the same way.
 from __future__ import annotations
 
 from .protocol import CHANCE, Game, State, expander
+from .trace import search_frame
 
 SYMMETRY_PLIES = 16
 """Positions this many moves or more from the root are not asked whether they are their own
@@ -42,13 +43,15 @@ def image_of_earlier(child: State, fixed, earlier: set) -> bool:
     return any(image(p, child) in earlier for p in fixed)
 
 
+@search_frame
 def repeated_children(game: Game, state: State) -> frozenset[int]:
     """The places, in the order of ``game.actions(state)``, of the children of ``state`` that
     the search leaves out as images of earlier ones (what ``left_out`` reports of the root).
 
     The children are made as the search makes them (EXPAND: each move's precondition, effect
     and end test in turn), so that where the rules fail here, they fail where the search,
-    in either back end, would meet them first."""
+    in either back end, would meet them first; a search frame (trace.py), so that the
+    failure names the move being made, as the search's would."""
     symmetries = getattr(game, "symmetries", ())
     if not symmetries or game.is_terminal(state) or game.to_move(state) == CHANCE:
         return frozenset()

@@ -91,3 +91,38 @@ def test_a_rule_failing_at_the_root_is_met_where_expand_meets_it(native):
     effect = next(number for number, line in enumerate(text.splitlines(), 1)
                   if "while board[row, col] != turn" in line)
     assert met == [(effect, "index 4 is outside the rows of board (0..3)")] * 2
+
+
+REVERSED = """\
+game reversed
+
+players x max, o min
+
+state
+  t: 0..3 = 0
+  s: array[4] of -1..3 = 1
+
+move take(i in 1..3) {
+  t += 1
+  s[i] -= 3
+}
+
+terminal t == 3
+utility s[0]
+symmetry reverse: s[i] -> s[3 - i]
+"""
+
+
+def test_a_rule_failing_at_the_root_names_its_move(native):
+    """``repeated_children`` makes the root's children before the search does; where a rule
+    fails there, the Python search said where in the game file but not after which move (a
+    fuzzer's random game with a symmetry). It is a search frame now, as the search is."""
+    model = load_source(REVERSED, "reversed.game")
+    assert model.symmetries
+    met = []
+    for solver in (model, native(model)):
+        with pytest.raises(plies.GameRuntimeError) as failed:
+            solver.solve("auto")
+        met.append((failed.value.diagnostic.line, failed.value.diagnostic.message,
+                    list(failed.value.moves)))
+    assert met == [(11, "s would become -2, outside its range -1..3", ["take(1)"])] * 2
