@@ -963,9 +963,14 @@ def perft(
     if backend == "native" and (distinct or limited):  # the C count keeps no set, reads no clock
         why = "--distinct" if distinct else "--timeout" if timeout is not None else "--max-nodes"
         _notice(f"native: {why} is counted by the Python back end; running in Python")
-    elif backend == "native":
+    native_failed = False
+    if backend == "native" and not (distinct or limited):
         from plies.backends.native.backend import native_perft
-        result = native_perft(model, depth, start, _notice, building=sys.stderr.isatty())
+        from plies.backends.native.engine import NativeFault
+        try:
+            result = native_perft(model, depth, start, _notice, building=sys.stderr.isatty())
+        except NativeFault:
+            native_failed = True
     try:
         if result is None:
             result = count_positions(model, depth, state=start, distinct=distinct,
@@ -974,6 +979,9 @@ def perft(
         raise  # not a rule failing: said as such
     except Exception as error:  # noqa: BLE001 - a rule of the game failed: say where
         raise _perft_fault(model, error, start, depth, _moves(from_moves)) from None
+    if native_failed:
+        from plies.backends.native.backend import PERFT_NEEDS_NO_UTILITY
+        _notice(PERFT_NEEDS_NO_UTILITY)
     stopped = getattr(result, "stopped", None)
     if as_json:
         typer.echo(json.dumps({"game": model.name, "counts": result.counts,

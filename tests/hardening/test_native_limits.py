@@ -69,3 +69,24 @@ def test_perft_says_when_the_native_count_hands_over_to_python(tmp_path):
     assert result.stderr.startswith(
         "native: a rule of the game failed; counting again in Python to say where\n"
         f"{path}:6:13: error: index 2 is outside a (0..1)")
+
+
+def test_perft_says_when_only_the_native_count_needed_the_rule_that_failed(tmp_path):
+    """The native count works out each end's utility with its end test; the Python count, the
+    end test alone. Where only a utility fails, Python counts, and the note said it would say
+    where the rule failed and then did not (a fuzzer's random game)."""
+    path = tmp_path / "utility.game"
+    path.write_text("game g\nplayers A max, B min\nstate\n  a: array[2] of 0..5 = 0\n"
+                    "  n: 0..5 = 0\nmove m { n += 1 }\nterminal n == 3\nutility a[n]\n",
+                    encoding="utf-8")
+    result = run("perft", path, "--depth", "4", "--backend", "native")
+    clean(result, 0)
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [
+        ["0", "1"], ["1", "1"], ["2", "1"], ["3", "1"], ["4", "0"]]
+    assert result.stderr == (
+        "native: a rule of the game failed; counting again in Python to say where\n"
+        "native: the Python count met no failing rule: the native count also works out the "
+        "utility of each end it meets (with its end test), and one of them fails; plies "
+        "validate --explore says where\n")
+    explored = run("validate", path, "--explore")
+    assert "index 3 is outside a (0..1)" in explored.stdout + explored.stderr

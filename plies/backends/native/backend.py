@@ -93,14 +93,22 @@ class NativeModel:
 
 def native_perft(model, depth: int, state, notice: Callable[[str], object],
                  building: bool = False):
-    """Perft counts from the native module, or None to count in Python (a rule failed, or
-    the native back end is not available: the Python count then reports or counts it)."""
-    from plies.backends.native.engine import NativeFault
+    """Perft counts from the native module, or None to count in Python: the native back end
+    is not available, or a rule failed natively (raises ``NativeFault`` after saying so: the
+    Python count then reports where, or, where it needs no rule that fails, counts)."""
     native = native_game(model, notice, building)
     if native is None:
         return None
+    from plies.backends.native.engine import NativeFault
     try:
         return native.perft(depth, state=state)
     except NativeFault as fault:
         notice(f"native: {fault}; counting again in Python to say where")
-        return None
+        raise
+
+
+PERFT_NEEDS_NO_UTILITY = (
+    "native: the Python count met no failing rule: the native count also works out the "
+    "utility of each end it meets (with its end test), and one of them fails; plies validate "
+    "--explore says where")
+"""Said where the native count failed and the Python count did not."""
