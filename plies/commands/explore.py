@@ -35,7 +35,7 @@ import dataclasses
 import functools
 import random
 from array import array
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 
 from plies.errors import Diagnostic
@@ -568,13 +568,20 @@ class _Explorer:
         if len(mine) != len(theirs):
             return f"it has {len(mine)} moves and its image {len(theirs)}"
         if mine != theirs:
-            missing = next(child for child in mine if child not in theirs)
-            if model.to_move(state) != CHANCE:
-                move = next(m for m, child in pairs if image(permutation, child) == missing)
+            if model.to_move(state) == CHANCE:
+                return "its outcomes lead to other positions (or with other probabilities) " \
+                       "than the images of its own"
+            # as many of each: one child is the image of more of the moves than the image's
+            # moves lead to it (none, or fewer: two moves to one position, say)
+            ours, others = Counter(mine), Counter(theirs)
+            missing = next(child for child in mine if ours[child] > others[child])
+            move = next(m for m, child in pairs if image(permutation, child) == missing)
+            if not others[missing]:
                 return (f"the image of the position after {move} is not a position after a "
                         f"move of its image")
-            return "its outcomes lead to other positions (or with other probabilities) than " \
-                   "the images of its own"
+            return (f"{ours[missing]} of its moves ({move} among them) lead to positions "
+                    f"whose image is one position, which {others[missing]} of its image's "
+                    f"moves lead to")
         return None
 
     # -- findings --

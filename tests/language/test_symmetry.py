@@ -185,6 +185,40 @@ def test_validate_explore_finds_a_value_that_is_not_symmetric(tmp_path):
     assert "error: symmetry 'mirror' does not hold in this position" in result.output
 
 
+TWO_MOVES_TO_ONE = """\
+game twos
+
+players x max, o min
+
+state
+  t: 0..1 = 0
+  v: array[2] of 0..3 = [1, 0]
+
+move p(i in 0..1) { t = 1  v[i] = 3 }
+move q when v[0] == 1 { t = 1  v[0] = 3 }
+move r when v[1] == 1 { t = 1  v[0] = 3 }
+
+terminal t == 1
+utility 0
+symmetry reverse: v[i] -> v[1 - i]
+"""
+
+
+def test_validate_explore_counts_the_moves_to_each_image(tmp_path):
+    """The start's moves lead, turned over, to A, A and B, and its image's to A, B and B: the
+    same positions, as many moves, other counts. The claim fails there, and --explore said so
+    with a traceback (StopIteration: every image is a position after a move of the image; a
+    fuzzer's random game)."""
+    path = tmp_path / "twos.game"
+    path.write_text(TWO_MOVES_TO_ONE)
+    result = runner.invoke(app, ["validate", "--explore", str(path)])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert ("twos.game:15:1: error: symmetry 'reverse' does not hold in this position: 2 of its "
+            "moves (p(0) among them) lead to positions whose image is one position, which 1 of "
+            "its image's moves lead to") in result.output
+    assert "Traceback" not in result.output
+
 def random_positions(model, count: int, seed: int):
     chooser = random.Random(seed)
     for _ in range(count):
