@@ -20,8 +20,10 @@ SYMS = ["e", "x", "o"]          # grid symbols; x and o are the players too
 
 
 class Gen:
-    def __init__(self, rng: random.Random, chance: bool = False, endless: bool = False):
+    def __init__(self, rng: random.Random, chance: bool = False, endless: bool = False,
+                 symmetric: bool = False):
         self.r = rng
+        self.symmetric = symmetric  # a `symmetry` line (drawn last: the rest is the same)
         self.vars = {}      # name -> kind: ("range", lo, hi) ("int",) ("bool",) ("arr", n, lo, hi)
                             # ("parr",) ("grid", R, C) ("player",) ("sym",)
         self.locals = []    # stack of (name, kind) for binders / lets / loop vars
@@ -444,14 +446,41 @@ class Gen:
             lines.append(f"prefer {self.int_expr(1)}")
         if self.endless:
             lines.append(f"endless {r.randint(lo, hi)}")
+        if self.symmetric:
+            lines += self.symmetries()
         return "\n".join(lines) + "\n"
 
+    def symmetries(self) -> list[str]:
+        """One or two `symmetry` lines turning the state's grids and arrays over: each a
+        rearrangement of cells, seldom one the rules respect (``validate --explore`` says)."""
+        r = self.r
+        turnable = [(n, k) for n, k in self.vars.items() if k[0] in ("grid", "arr")]
+        lines = []
+        for number in range(r.randint(1, 2) if turnable else 0):
+            maps = []
+            for name, kind in r.sample(turnable, r.randint(1, len(turnable))):
+                if kind[0] == "arr":
+                    maps.append(f"{name}[i] -> {name}[{kind[1] - 1} - i]")
+                    continue
+                rows, cols = kind[1], kind[2]
+                shapes = [f"{name}[r, c] -> {name}[r, {cols - 1} - c]",
+                          f"{name}[r, c] -> {name}[{rows - 1} - r, c]",
+                          f"{name}[r, c] -> {name}[{rows - 1} - r, {cols - 1} - c]"]
+                if rows == cols:
+                    shapes += [f"{name}[r, c] -> {name}[c, r]",
+                               f"{name}[r, c] -> {name}[c, {rows - 1} - r]"]
+                maps.append(r.choice(shapes))
+            lines.append(f"symmetry y{number}: {', '.join(maps)}")
+        return lines
 
-def generate(seed: int, chance: bool | None = None, endless: bool = False) -> str:
+
+def generate(seed: int, chance: bool | None = None, endless: bool = False,
+             symmetric: bool = False) -> str:
     """The game of ``seed``; with ``endless``, without the move counter (its play may go on
-    for ever, which its `endless` line values)."""
+    for ever, which its `endless` line values); with ``symmetric``, the same game with one or
+    two `symmetry` lines after it (where it has a grid or an array)."""
     rng = random.Random(seed)
     if chance is None:
         chance = rng.random() < 0.3
-    return Gen(rng, chance, endless).game()
+    return Gen(rng, chance, endless, symmetric).game()
 

@@ -10,6 +10,10 @@ one thread:
   the same kind of failure; docs/native.md says why the rule met may differ there).
 
 Running it over thousands of seeds found the failures of test_native_faults_alike.py.
+
+The same games with `symmetry` declarations turning their grids and arrays over (seldom a
+true claim): both back ends leave out the same children, so they still count alike; where
+`validate --explore` finds the claim true, the value is the value without it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import pytest
 
 from plies.backends.native.engine import NativeRefused
+from plies.commands.explore import explore
 from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source
 from plies.solvers.errors import SolverError
@@ -65,3 +70,45 @@ def test_a_random_game_is_the_same_game_in_both_back_ends(native, seed):
         if python[:2] == ("value", False):
             continue  # not proved within NODES
         assert natively == python, f"{algorithm}\n{text}"
+
+
+def symmetric(seed: int) -> str | None:
+    """The game of ``seed`` with its `symmetry` lines, or None: it has no grid or array, or
+    the checker refuses it."""
+    text = generate(seed, symmetric=True)
+    if text == generate(seed) or refused_by_the_checker(text, "random"):
+        return None
+    return text
+
+
+def holds(model) -> bool:
+    """Whether ``validate --explore`` finds nothing wrong, the symmetries included, in every
+    reachable position."""
+    walk = explore(model, max_states=20_000)
+    return walk.exhaustive and not [f for f in walk.findings
+                                    if f.diagnostic.severity == "error"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_symmetry_is_used_alike_and_keeps_a_true_value(native, seed):
+    text = symmetric(seed)
+    if text is None:
+        return
+    model = load_source(text, "random.game")
+    python = outcome(model.solve, model, "auto")
+    try:
+        assert outcome(native(model).solve, model, "auto") == python, text
+    except NativeRefused:
+        pass
+    if holds(model) and python[:2] == ("value", True):
+        plain = load_source(generate(seed), "random.game")
+        assert plain.solve("auto", max_nodes=NODES).value == python[2], text
+
+
+def test_some_random_symmetries_hold():
+    """So that the test above compares values with and without a true claim, not only
+    searches of false ones."""
+    found = [seed for seed in SEEDS if (text := symmetric(seed)) is not None
+             and holds(load_source(text, "random.game"))]
+    assert len(found) >= 4, found
