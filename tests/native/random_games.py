@@ -21,9 +21,10 @@ SYMS = ["e", "x", "o"]          # grid symbols; x and o are the players too
 
 class Gen:
     def __init__(self, rng: random.Random, chance: bool = False, endless: bool = False,
-                 symmetric: bool = False):
+                 symmetric: bool = False, setup: bool = False):
         self.r = rng
         self.symmetric = symmetric  # a `symmetry` line (drawn last: the rest is the same)
+        self.setup = setup  # a `setup` block (drawn last too, written after the state)
         self.vars = {}      # name -> kind: ("range", lo, hi) ("int",) ("bool",) ("arr", n, lo, hi)
                             # ("parr",) ("grid", R, C) ("player",) ("sym",)
         self.locals = []    # stack of (name, kind) for binders / lets / loop vars
@@ -363,6 +364,7 @@ class Gen:
                 self.vars[n] = ("sym",)
                 lines.append(f"  {n}: {{e, x, o}} = {r.choice(SYMS)}")
         lines.append("")
+        after_state = len(lines)
         for _ in range(r.randint(0, 2)):
             n = self.fresh("d")
             ty = r.choice(["int", "bool"])
@@ -448,7 +450,19 @@ class Gen:
             lines.append(f"endless {r.randint(lo, hi)}")
         if self.symmetric:
             lines += self.symmetries()
+        if self.setup:
+            lines[after_state:after_state] = self.setup_block()
         return "\n".join(lines) + "\n"
+
+    def setup_block(self) -> list[str]:
+        """`setup { ... }`: statements as a move's (without `again` or `chance`, which it
+        cannot hold), and now and then the second player to move first."""
+        body = [line for line in self.block(0, False, 1)
+                if "again" not in line and "chance" not in line]
+        if self.r.random() < 0.3:
+            body.insert(0, f"  turn = {self.r.choice(['x', 'o'])}")
+        self.locals.clear()
+        return ["setup {", *body, "}", ""]
 
     def symmetries(self) -> list[str]:
         """One or two `symmetry` lines turning the state's grids and arrays over: each a
@@ -475,12 +489,13 @@ class Gen:
 
 
 def generate(seed: int, chance: bool | None = None, endless: bool = False,
-             symmetric: bool = False) -> str:
+             symmetric: bool = False, setup: bool = False) -> str:
     """The game of ``seed``; with ``endless``, without the move counter (its play may go on
     for ever, which its `endless` line values); with ``symmetric``, the same game with one or
-    two `symmetry` lines after it (where it has a grid or an array)."""
+    two `symmetry` lines after it (where it has a grid or an array); with ``setup``, with a
+    `setup` block building its starting position."""
     rng = random.Random(seed)
     if chance is None:
         chance = rng.random() < 0.3
-    return Gen(rng, chance, endless, symmetric).game()
+    return Gen(rng, chance, endless, symmetric, setup).game()
 

@@ -116,7 +116,7 @@ def test_the_order_pays_in_both_back_ends(native, name, params, extra, table, pl
 
 
 def test_threads_give_one_threads_value_with_prefer(native, monkeypatch):
-    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first check
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first node
     model = with_prefer("connect4", dict(width=5, height=4), THREES)
     compiled = native(model)
     for threads in (2, 3):

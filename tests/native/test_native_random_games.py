@@ -11,6 +11,9 @@ one thread:
 
 Running it over thousands of seeds found the failures of test_native_faults_alike.py.
 
+With threads joining at once (SPAWN_NODES 0), the same value as one thread's, or the same
+kind of failure (which failing position a thread meets first may differ).
+
 The same games with `symmetry` declarations turning their grids and arrays over (seldom a
 true claim): both back ends leave out the same children, so they still count alike; where
 `validate --explore` finds the claim true, the value is the value without it.
@@ -112,3 +115,36 @@ def test_some_random_symmetries_hold():
     found = [seed for seed in SEEDS if (text := symmetric(seed)) is not None
              and holds(load_source(text, "random.game"))]
     assert len(found) >= 4, found
+
+
+def threaded(compiled, threads: int) -> tuple:
+    """A search with ``threads``: ("value", proved, value, threads that searched), or the
+    kind of its failure."""
+    try:
+        result = compiled.solve("auto", max_nodes=NODES, threads=threads)
+        return "value", result.proved, result.value, result.threads
+    except (PliesError, SolverError) as error:
+        return (type(error).__name__,)
+
+
+def test_threads_give_one_threads_value_on_random_games(native, monkeypatch):
+    from plies.backends.native import engine
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first node
+    joined = 0
+    for seed in SEEDS:
+        text = generate(seed)
+        if refused_by_the_checker(text, "random"):
+            continue
+        model = load_source(text, "random.game")
+        try:
+            compiled = native(model)
+            alone = threaded(compiled, 1)
+            if alone[:2] == ("value", False):
+                continue  # stopped at NODES: the best so far is the threads' own
+            for threads in (2, 3):
+                together = threaded(compiled, threads)
+                assert together[:3] == alone[:3], (seed, threads)
+                joined += together[-1] == threads
+        except NativeRefused:
+            continue
+    assert joined >= 4, joined  # searches that threads joined, not only games over at the start

@@ -63,7 +63,7 @@ def test_both_back_ends_leave_out_the_same_children(native, model, params):
 
 def test_threads_give_one_threads_value_with_symmetry(native, monkeypatch):
     from plies.backends.native import engine
-    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first check
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # the helpers join at the first node
     compiled = native(plies.load("connect4", width=5, height=4))
     for threads in (2, 3):
         result = compiled.solve("auto", threads=threads)

@@ -58,7 +58,7 @@ def test_the_entry_size_is_the_layouts(native):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_full_table_forgets_without_changing_the_value(native, monkeypatch, threads):
-    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first check
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first node
     model = plies.load("connect4", width=5, height=4)
     compiled = native(model)
     whole = compiled.solve("auto")
@@ -105,7 +105,7 @@ def test_past_its_reach_a_table_grows_only_where_its_entries_are_found_again(
     # A TABLE IN REACH (table.c): with a reach of 1,024 slots, Connect Four (a settled hit for
     # about every five states stored) keeps within it and searches forgotten subtrees again;
     # dots and boxes (about three hits a state) grows past it as before, node for node
-    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first check
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)  # threads join at the first node
     four = native(plies.load("connect4", width=5, height=4))
     dots = native(plies.load("dots_and_boxes", rows=2, cols=3))
     whole = {game: game.solve("auto") for game in (four, dots)}
@@ -153,8 +153,23 @@ def test_max_table_bounds_the_entries_with_threads_too(native, monkeypatch, thre
     # one thread's table is kept 5/8 full, a shared one fills its buckets: --max-table
     # gives the budget its entries fit in either way
     from plies.backends.native.backend import with_backend
-    monkeypatch.setattr(engine, "SPAWN_NODES", 0)
+    # the threads join a table with entries (joined at its first node, a shared table grows
+    # from its first 1,024 slots at the threads' checks of the limits, and may end smaller)
+    monkeypatch.setattr(engine, "SPAWN_NODES", 4096)
     model = with_backend(plies.load("connect4", width=5, height=4), "native", lambda _: None)
     result = model.solve("auto", max_table=50_000, threads=threads)
     assert result.value == 0 and result.threads == threads
     assert 50_000 // 4 < result.table_size <= 50_000
+
+
+def test_a_shared_table_that_threads_join_at_once_still_grows(native, monkeypatch):
+    # each thread counts the entries it adds in batches: in a table of 1,024 slots that two
+    # threads joined at once (the random games' tests join them so), the batches not yet
+    # counted kept the count under the 7/8 that grows it, and it never grew; each thread
+    # now counts its batch at its checks of the limits too
+    monkeypatch.setattr(engine, "SPAWN_NODES", 0)
+    four = native(plies.load("connect4", width=5, height=4))
+    alone = four.solve("auto")
+    shared = four.solve("auto", threads=2)
+    assert shared.value == alone.value == 0 and shared.threads == 2
+    assert shared.table_size > 2 * 1024 and alone.table_size > 2 * 1024

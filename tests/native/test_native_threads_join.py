@@ -1,5 +1,5 @@
-"""Helper threads join a search at its first check of the limits after ``engine.SPAWN_NODES``
-nodes: by then the calling thread is deep in the root's first child, in nodes it began alone.
+"""Helper threads join a search once it has run ``engine.SPAWN_NODES`` nodes alone: by then the
+calling thread is deep in the root's first child, in nodes it began alone.
 Those nodes are marked as being searched when the helpers join, and leave busy children for
 later from then on (search.c: go_parallel, value); wherever the helpers join, the value must be
 one thread's and the best move worth it."""
@@ -22,7 +22,7 @@ def test_helpers_joining_mid_search_give_one_threads_value(native, monkeypatch, 
     compiled = native(model)
     one = compiled.solve("auto")
     join_after = int(one.nodes * part)
-    assert one.nodes > join_after + 4096  # the helpers do join, within the search
+    assert one.nodes > join_after + 1000  # the helpers do join, within the search
     monkeypatch.setattr(engine, "SPAWN_NODES", join_after)
     for threads in (2, 4):
         result = compiled.solve("auto", threads=threads)

@@ -40,7 +40,9 @@ SPAWN_NODES = 1 << 16
 """With threads, the helpers join a search once it has run this many nodes alone (a few
 milliseconds): a smaller search is one thread's, node for node. After 2^20 nodes, Connect Four
 6x5's first null-window pass (1.3 million nodes) ran mostly alone; joining earlier paid only
-with the helpers starting their passes one above the caller's (search.c, root_value)."""
+with the helpers starting their passes one above the caller's (search.c, root_value). The
+caller checks its limits every 4096 nodes, and at this count too where it is smaller (the tests
+set 0: the helpers join at the first node, on games too small to reach 4096)."""
 
 REACH_BYTES = 64 << 20
 """The table grows past this size only where its entries are found again (a settled hit for

@@ -359,7 +359,7 @@ static int64_t max_nodes;
 static double deadline;
 static volatile sig_atomic_t interrupted;
 static int threads = 1, wanted_threads = 1;
-static void go_parallel(void), wait_for_growth(void);
+static void go_parallel(void), wait_for_growth(void), add_entries(void);
 static volatile int grow_wanted;
 static int64_t spawn_at;  /* nodes searched alone before the other threads join */
 static volatile int stop_all;  /* set once any thread is done: the others stop */
@@ -385,6 +385,10 @@ static void check_limits(void)
     worker_t *w = me;
     int64_t total = w->nodes;
     if (threads > 1) {
+        /* the entries this thread added since, counted: a small shared table would
+           otherwise never reach its 7/8 with each thread's batch of up to COUNT_BATCH-1
+           uncounted (1,024 slots and two threads joining at once: never grown) */
+        if (w->new_entries) add_entries();
         if (grow_wanted) wait_for_growth();
         total = __atomic_add_fetch(&all_nodes, w->nodes - w->reported, __ATOMIC_RELAXED);
         w->reported = w->nodes;
@@ -403,6 +407,8 @@ static void check_limits(void)
     }
     w->next_check = w->nodes + 4096;
     if (max_nodes >= 0 && threads == 1 && w->next_check > max_nodes) w->next_check = max_nodes;
+    if (wanted_threads > threads && w->id == 0 && spawn_at < w->next_check)  /* threads join */
+        w->next_check = spawn_at > w->nodes ? spawn_at : w->nodes + 1;  /* after spawn_at */
 }
 
 /* The rules' own work: rounds of a loop that may run long (``count_work``, written where the

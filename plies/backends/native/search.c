@@ -850,7 +850,7 @@ static void share_table(void)
     for (uint64_t i = 0; i < table_slots && n < table_count; i++)
         if (used_entry(&table[i])) aside[n++] = table[i];
     memset(table, 0, sizeof(entry_t) * table_slots);
-    if (may_grow()) table_slots *= 2;
+    if (n && may_grow()) table_slots *= 2;  /* not an empty table (threads joining at once) */
     table_count = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key[KEY_WORDS];
@@ -1056,6 +1056,7 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
             line_len = caller->plies[0] ? caller->plies[0]->pv_len : 0;
         } else {
             spawn_at = spawn_after;
+            if (spawn_at < caller->next_check) caller->next_check = spawn_at;
             search_from_root(caller);
 #ifndef _WIN32
             for (int i = 1; i < helpers_started; i++) pthread_join(helpers[i], NULL);
