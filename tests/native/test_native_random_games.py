@@ -14,6 +14,9 @@ Running it over thousands of seeds found the failures of test_native_faults_alik
 With threads joining at once (SPAWN_NODES 0), the same value as one thread's, or the same
 kind of failure (which failing position a thread meets first may differ).
 
+The same games with a `setup` block building the starting position: the same outcomes, a
+rule of `setup` failing included (at its line, before any move).
+
 The same games with `symmetry` declarations turning their grids and arrays over (seldom a
 true claim): both back ends leave out the same children, so they still count alike; where
 `validate --explore` finds the claim true, the value is the value without it.
@@ -148,3 +151,25 @@ def test_threads_give_one_threads_value_on_random_games(native, monkeypatch):
         except NativeRefused:
             continue
     assert joined >= 4, joined  # searches that threads joined, not only games over at the start
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_setup_starts_both_back_ends_alike(native, seed):
+    text = generate(seed, setup=True)
+    if refused_by_the_checker(text, "random"):
+        return
+    model = load_source(text, "random.game")
+    try:
+        compiled = native(model)
+    except NativeRefused:
+        return
+    for algorithm in ("auto",) if model.has_chance else ("auto", "minimax"):
+        python = outcome(model.solve, model, algorithm)
+        try:
+            natively = outcome(compiled.solve, model, algorithm)
+        except NativeRefused:
+            continue
+        if python[:2] == ("value", False):
+            continue
+        assert natively == python, f"{algorithm}\n{text}"

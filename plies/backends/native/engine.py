@@ -110,6 +110,12 @@ class NativeGame:
 
     # -- searching --
 
+    def start(self):
+        """The initial state; a rule of `setup` failing is reported at its line, as the
+        Python back end's ``solve`` reports it (``GameRuntimeError``)."""
+        with self.model.rules_failures([]):
+            return self.model.initial_state()
+
     def solve(self, algorithm: str = "auto", *, state=None, timeout: float | None = None,
               max_nodes: int | None = None, memory: int | None = None,
               use_table: bool = True, threads: int = 1, before: list[str] | None = None,
@@ -128,7 +134,7 @@ class NativeGame:
                 its bounds).
         """
         model = self.model
-        state = model.initial_state() if state is None else state
+        state = self.start() if state is None else state
         ffi = self.ffi
         root = ffi.new("int64_t[]", [int(v) for v in state])
         out = ffi.new("int64_t[]", OUT)
@@ -206,8 +212,9 @@ class NativeGame:
 
         Raises:
             NativeFault: a rule failed on the way (the caller finds it again in Python).
+            GameRuntimeError: a rule of `setup` failed (the initial state, at its line).
         """
-        state = self.model.initial_state() if state is None else state
+        state = self.start() if state is None else state
         ffi = self.ffi
         root = ffi.new("int64_t[]", [int(v) for v in state])
         counts = ffi.new("int64_t[]", depth + 1)
