@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -505,3 +506,18 @@ def test_no_limit_makes_a_looping_game_print_the_cycle_over_and_over(games, limi
     for line in result.stdout.splitlines():
         if line.startswith("best play"):
             assert len(line.split("(")[0].split()) <= 2 + 3, line
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "auto"])
+def test_a_depth_limited_solve_reports_an_estimate_outside_the_bounds_at_evaluate(algorithm):
+    """Each search refuses an estimate outside the bounds (minimax returned it), and the
+    command says where as validate --explore does: at `evaluate`, with bounds it inferred."""
+    path = str(Path(__file__).parent / "explore" / "21_estimate_outside_bounds.game")
+    result = runner.invoke(app, ["solve", path, "-a", algorithm, "--depth", "2"])
+    assert result.exit_code == 1
+    assert "21_estimate_outside_bounds.game:16:10: error: the estimate (evaluate) is 2 here, " \
+           "outside the bounds -1..1" in result.output
+    assert "hint: the bounds -1..1 were inferred from the utility, and estimates must lie " \
+           "within them too" in result.output
+    assert "moves from the start: mark mark" in result.output
+    assert runner.invoke(app, ["solve", path, "-a", algorithm, "--depth", "1"]).exit_code == 0

@@ -28,7 +28,8 @@ from plies.game.loader import display_path, games_directory, load, load_source
 CATALOGUE = Path(__file__).parent / "explore"
 CASES = sorted(CATALOGUE.glob("*.game"))
 EXPECT = re.compile(r"# explore: (\d+):(\d+) (error|warning) ([a-z-]+) (.+)")
-KINDS = {"runtime", "no-moves", "utility-bounds", "endless", "no-effect", "never-legal"}
+KINDS = {"runtime", "no-moves", "utility-bounds", "estimate-bounds", "endless", "no-effect",
+         "never-legal"}
 
 runner = CliRunner()
 

@@ -9,6 +9,8 @@ each problem once, at its game-file line, with the shortest move sequence known 
 - ``no-moves`` (error): a position that is not terminal has no legal move (at `terminal`);
 - ``utility-bounds`` (error): a terminal position's utility lies outside the bounds (at the
   utility, or at the leaf of a tree);
+- ``estimate-bounds`` (error): a position's estimate (``evaluate``, what a depth-limited search
+  values it at) lies outside the bounds (at ``evaluate``);
 - ``endless`` (error): a position repeats, so the game can go on forever, and the game does not
   say what endless play is worth (at the move that comes back to the position);
 - ``tier`` (error): a move that lowers the tier the game declares (``tier EXPR``), which no
@@ -385,9 +387,9 @@ class _Explorer:
         if ended:
             self.check_utility(state, path)
         else:  # the heuristic and the move order are asked of positions that go on
-            for rule in (model.evaluate if model.has_evaluation else None, model.prefer):
-                if rule is not None and not self.runs(rule, state, path):
-                    break
+            if (not model.has_evaluation or self.check_estimate(state, path)) \
+                    and model.prefer is not None:
+                self.runs(model.prefer, state, path)
         return bool(ended)
 
     def runs(self, rule, state, path) -> bool:
@@ -491,6 +493,30 @@ class _Explorer:
         self.report(("utility-bounds", span.line, span.column), span, "error", "utility-bounds",
                     f"{what}, outside the bounds {lo}..{hi}",
                     hint, path())
+
+    def check_estimate(self, state, path) -> bool:
+        """Report a position whose estimate (``evaluate``) fails or lies outside the bounds
+        (a depth-limited search stops at the first it meets); False where it fails."""
+        try:
+            estimate = self.model.evaluate(state)
+        except Exception as error:  # noqa: BLE001 - mapped to the game file, or re-raised
+            self.runtime(error, path())
+            return False
+        bounds = self.model.utility_bounds
+        if bounds is None or bounds[0] <= estimate <= bounds[1]:
+            return True
+        lo, hi = (value_text(b) for b in bounds)
+        span = self.checked.evaluate.value.span
+        declared = self.bounds_declared
+        hint = (f"`bounds` at line {declared.span.line} says every value lies in {lo}..{hi}, "
+                f"estimates too: keep the estimate within them or widen the bounds"
+                if declared is not None else
+                f"the bounds {lo}..{hi} were inferred from the utility, and estimates must lie "
+                f"within them too: declare `bounds` that hold both")
+        self.report(("estimate-bounds", span.line, span.column), span, "error", "estimate-bounds",
+                    f"the estimate (evaluate) is {value_text(estimate)} here, outside the bounds "
+                    f"{lo}..{hi}", hint, path())
+        return True
 
     def check_tier(self, state, pairs, path) -> None:
         """Report a move that lowers the declared tier (or the tier failing: at the

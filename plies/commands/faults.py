@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from plies.commands.explore import Finding, finding_at, first_finding
 from plies.errors import GameRuntimeError
-from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
+from plies.solvers.errors import EstimateOutOfBoundsError, NoMovesError, UtilityOutOfBoundsError
 from plies.solvers.limits import SearchStopped
 
 SEARCH_POSITIONS = 100_000
@@ -39,6 +39,8 @@ def restated(model, error: Exception, before: list[str]) -> Exception:
         code, message, line = "runtime", error.diagnostic.message, error.diagnostic.line
     elif isinstance(error, NoMovesError):
         code, message, line = "no-moves", None, None
+    elif isinstance(error, EstimateOutOfBoundsError):
+        code, message, line = "estimate-bounds", None, None
     elif isinstance(error, UtilityOutOfBoundsError):
         code, message, line = "utility-bounds", None, None
     else:

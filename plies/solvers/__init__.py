@@ -21,6 +21,7 @@ or value iteration with an error bound) and ``remoteness.py``.
 """
 
 from .errors import (
+    EstimateOutOfBoundsError,
     GameContractError,
     GameTooDeepError,
     NoMovesError,
@@ -37,6 +38,7 @@ from .trace import SearchPath, path_to_failure
 __all__ = [
     "ALGORITHMS",
     "CHANCE",
+    "EstimateOutOfBoundsError",
     "MAX",
     "MIN",
     "Game",

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from math import ceil, floor, inf
 
-from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
+from .errors import (EstimateOutOfBoundsError, GameContractError, NoMovesError,
+                     UtilityOutOfBoundsError)
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, Value, expander
 from .result import SearchResult, Stats, bounds_of, exact, line_moves, search_result
@@ -60,8 +61,9 @@ def alphabeta(
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
     def outside(value: Value, what: str) -> GameContractError:
-        return UtilityOutOfBoundsError(f"{what} {exact(value)} is outside the declared utility "
-                                 f"bounds [{low}, {high}]")
+        error = EstimateOutOfBoundsError if what == "heuristic value" else UtilityOutOfBoundsError
+        return error(f"{what} {exact(value)} is outside the declared utility bounds "
+                     f"[{low}, {high}]")
 
     @search_frame
     def alphabeta_value(state: State, alpha, beta, depth: int):
@@ -193,7 +195,9 @@ def alphabeta(
             next_check = limits.check(nodes)
         nodes += 1
         utility = outcome(state)
-        if utility is not None:  # TERMINAL-TEST
+        if utility is not None:  # TERMINAL-TEST, within the bounds as every utility
+            if not low <= utility <= high:
+                raise outside(utility, "utility")
             line = None
             return utility
         if depth is None and limits.max_nodes is None:

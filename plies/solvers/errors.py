@@ -54,11 +54,19 @@ class UtilityOutOfBoundsError(GameContractError):
     """A utility (or an estimate) lies outside the declared utility bounds."""
 
     @classmethod
-    def of(cls, utility, bounds) -> UtilityOutOfBoundsError:
-        """The error for ``utility`` outside ``bounds`` (low, high)."""
+    def of(cls, utility, bounds, what: str = "utility") -> UtilityOutOfBoundsError:
+        """The error for ``utility`` (``what`` it is) outside ``bounds`` (low, high)."""
         shown = [int(v) if v == int(v) else v for v in (utility, *bounds)]
-        return cls(f"utility {shown[0]} is outside the declared utility bounds "
+        return cls(f"{what} {shown[0]} is outside the declared utility bounds "
                    f"[{shown[1]}, {shown[2]}]")
+
+
+class EstimateOutOfBoundsError(UtilityOutOfBoundsError):
+    """A depth-limited search's estimate (``evaluate``) lies outside the utility bounds."""
+
+    @classmethod
+    def of(cls, estimate, bounds, what: str = "heuristic value") -> UtilityOutOfBoundsError:
+        return super().of(estimate, bounds, what)
 
 
 class RepeatedPositionError(SolverError):

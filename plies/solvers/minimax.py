@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from math import inf
 
-from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
+from .errors import (EstimateOutOfBoundsError, GameContractError, NoMovesError,
+                     UtilityOutOfBoundsError)
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, bounds_of, line_moves, search_result
@@ -50,7 +51,10 @@ def minimax(
         if depth == 0:  # depth cut-off: estimate instead of searching on
             estimates += 1
             line = None
-            return evaluate(state)
+            estimate = evaluate(state)  # within the bounds, as a utility (and in alphabeta)
+            if not low <= estimate <= high:
+                raise EstimateOutOfBoundsError.of(estimate, (low, high))
+            return estimate
         expanded += 1
         player = to_move(state)
         best_move = None

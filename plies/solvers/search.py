@@ -67,7 +67,8 @@ from collections import deque
 from fractions import Fraction
 from math import inf, lcm
 
-from .errors import GameContractError, NoMovesError, UtilityOutOfBoundsError
+from .errors import (EstimateOutOfBoundsError, GameContractError, NoMovesError,
+                     UtilityOutOfBoundsError)
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import CHANCE, MAX, MIN, Game, State, expander
 from .result import SearchResult, Stats, bounds_of, exact, line_moves, search_result
@@ -271,7 +272,9 @@ def search(
         """A utility or estimate in the search's units, checked against the utility bounds."""
         value = exact(number * scale)
         if not low <= value <= high:
-            raise UtilityOutOfBoundsError(
+            error = EstimateOutOfBoundsError if what == "heuristic value" else \
+                UtilityOutOfBoundsError
+            raise error(
                 f"{what} {exact(number)} is outside the declared utility bounds "
                 f"[{exact(bounds[0])}, {exact(bounds[1])}]"
             )

@@ -21,8 +21,9 @@ SYMS = ["e", "x", "o"]          # grid symbols; x and o are the players too
 
 class Gen:
     def __init__(self, rng: random.Random, chance: bool = False, endless: bool = False,
-                 symmetric: bool = False, setup: bool = False):
+                 symmetric: bool = False, setup: bool = False, evaluate: bool = False):
         self.r = rng
+        self.evaluate = evaluate  # an `evaluate` line (drawn last too)
         self.symmetric = symmetric  # a `symmetry` line (drawn last: the rest is the same)
         self.setup = setup  # a `setup` block (drawn last too, written after the state)
         self.vars = {}      # name -> kind: ("range", lo, hi) ("int",) ("bool",) ("arr", n, lo, hi)
@@ -450,6 +451,8 @@ class Gen:
             lines.append(f"endless {r.randint(lo, hi)}")
         if self.symmetric:
             lines += self.symmetries()
+        if self.evaluate:
+            lines.append(f"evaluate {self.int_expr(1)}")
         if self.setup:
             lines[after_state:after_state] = self.setup_block()
         return "\n".join(lines) + "\n"
@@ -489,13 +492,14 @@ class Gen:
 
 
 def generate(seed: int, chance: bool | None = None, endless: bool = False,
-             symmetric: bool = False, setup: bool = False) -> str:
+             symmetric: bool = False, setup: bool = False, evaluate: bool = False) -> str:
     """The game of ``seed``; with ``endless``, without the move counter (its play may go on
     for ever, which its `endless` line values); with ``symmetric``, the same game with one or
     two `symmetry` lines after it (where it has a grid or an array); with ``setup``, with a
-    `setup` block building its starting position."""
+    `setup` block building its starting position; with ``evaluate``, with an `evaluate` line
+    (the estimate of a depth-limited search)."""
     rng = random.Random(seed)
     if chance is None:
         chance = rng.random() < 0.3
-    return Gen(rng, chance, endless, symmetric, setup).game()
+    return Gen(rng, chance, endless, symmetric, setup, evaluate).game()
 

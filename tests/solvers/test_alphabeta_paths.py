@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plies.solvers import GameContractError, solve
+from plies.solvers import (EstimateOutOfBoundsError, GameContractError,
+                           UtilityOutOfBoundsError, solve)
 from plies.solvers.recording import record
 
 from .games import Failing, Interrupting, Nim, TicTacToe, Tree
@@ -112,10 +113,22 @@ def test_a_utility_outside_the_bounds_is_refused(limits):
     assert solve(Tree(OUTSIDE), "alphabeta", **limits).value == 1  # no bounds: nothing to break
 
 
-def test_an_estimate_outside_the_bounds_is_refused():
+@pytest.mark.parametrize("algorithm", ["alphabeta", "minimax", "auto"])
+def test_an_estimate_outside_the_bounds_is_refused(algorithm):
+    # minimax returned it (a random game's depth-limited searches disagreed)
     spec = ("max", {"a": ("min", {"a1": 1}, 9)})
-    with pytest.raises(GameContractError, match="heuristic value 9 is outside the declared"):
-        solve(Tree(spec, bounds=(-1, 1)), "alphabeta", depth=1)
+    with pytest.raises(EstimateOutOfBoundsError, match="heuristic value 9 is outside the "
+                                                       "declared"):
+        solve(Tree(spec, bounds=(-1, 1)), algorithm, depth=1)
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "minimax", "auto"])
+@pytest.mark.parametrize("limits", [{}, TEXTBOOK, {"depth": 2}])
+def test_a_root_that_is_over_is_within_the_bounds_too(algorithm, limits):
+    # alphabeta returned a root's own utility unchecked (a random game's searches disagreed)
+    with pytest.raises(UtilityOutOfBoundsError, match="utility 5 is outside the declared"):
+        solve(Tree(5, bounds=(-1, 1)), algorithm, **limits)
+    assert solve(Tree(5), algorithm, **limits).value == 5
 
 
 @pytest.mark.parametrize("limits", [{}, TEXTBOOK])
