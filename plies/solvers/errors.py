@@ -66,6 +66,7 @@ class EstimateOutOfBoundsError(UtilityOutOfBoundsError):
 
     @classmethod
     def of(cls, estimate, bounds, what: str = "heuristic value") -> UtilityOutOfBoundsError:
+        """The error for ``estimate`` outside ``bounds`` (low, high)."""
         return super().of(estimate, bounds, what)
 
 

@@ -56,10 +56,9 @@ def outcome(solve, model, algorithm: str) -> tuple:
         return (type(error).__name__,) if chance else (type(error).__name__, str(error), moves)
 
 
-@pytest.mark.timeout(300)  # a hang guard: each game takes a second or two (its build)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_a_random_game_is_the_same_game_in_both_back_ends(native, seed):
-    text = generate(seed)
+def same_in_both_back_ends(native, text: str) -> None:
+    """Solve the game ``text`` in both back ends (where the checker and the native back end
+    take it) and compare what they give."""
     if refused_by_the_checker(text, "random"):
         return
     model = load_source(text, "random.game")
@@ -76,6 +75,12 @@ def test_a_random_game_is_the_same_game_in_both_back_ends(native, seed):
         if python[:2] == ("value", False):
             continue  # not proved within NODES
         assert natively == python, f"{algorithm}\n{text}"
+
+
+@pytest.mark.timeout(300)  # a hang guard: each game takes a second or two (its build)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_game_is_the_same_game_in_both_back_ends(native, seed):
+    same_in_both_back_ends(native, generate(seed))
 
 
 def symmetric(seed: int) -> str | None:
@@ -156,20 +161,4 @@ def test_threads_give_one_threads_value_on_random_games(native, monkeypatch):
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_random_setup_starts_both_back_ends_alike(native, seed):
-    text = generate(seed, setup=True)
-    if refused_by_the_checker(text, "random"):
-        return
-    model = load_source(text, "random.game")
-    try:
-        compiled = native(model)
-    except NativeRefused:
-        return
-    for algorithm in ("auto",) if model.has_chance else ("auto", "minimax"):
-        python = outcome(model.solve, model, algorithm)
-        try:
-            natively = outcome(compiled.solve, model, algorithm)
-        except NativeRefused:
-            continue
-        if python[:2] == ("value", False):
-            continue
-        assert natively == python, f"{algorithm}\n{text}"
+    same_in_both_back_ends(native, generate(seed, setup=True))
