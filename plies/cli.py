@@ -1108,7 +1108,7 @@ def info(game: GameArgument, param: ParamOption = None,
     else:
         how = "declared" if declared else "inferred by the checker"
         lines.append(f"bounds      {_show_param(bounds[0])}..{_show_param(bounds[1])} ({how})")
-    neutral = None if model.has_evaluation else _show_param(model.evaluate(model.initial_state()))
+    neutral = None if model.has_evaluation else _show_param(model.evaluate(_start(model, None)))
     lines.append("heuristic   " + ("yes" if neutral is None else
                                    f"no (depth-limited search values cut positions at {neutral})"))
     lines.append("features    " + (", ".join(features) if features else "none"))
@@ -1160,6 +1160,7 @@ def play(
     from plies.commands.play import PlaySession, timed_oracle
     model = load(game, **_params(param))
     side = _side(model, side)
+    _start(model, None)  # a rule of `setup` failing: reported at its line, before the game
     _AT.set((model, []))  # a rule failing in the strong solve is reported as solve reports it
     # None when the game is too big or its rules too slow: play then judges by searching
     oracle = timed_oracle(model, None if db is None else str(db), depth, think)

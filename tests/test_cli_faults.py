@@ -521,3 +521,35 @@ def test_a_depth_limited_solve_reports_an_estimate_outside_the_bounds_at_evaluat
            "within them too" in result.output
     assert "moves from the start: mark mark" in result.output
     assert runner.invoke(app, ["solve", path, "-a", algorithm, "--depth", "1"]).exit_code == 0
+
+
+BAD_SETUP = """game badsetup
+
+players A max, B min
+
+state
+  n: 0..3 = 0
+
+setup {
+  n -= 1
+}
+
+move take when n > 0 { n -= 1 }
+
+terminal n == 0
+utility 1
+"""
+
+
+@pytest.mark.parametrize("command", [["play", "--as", "none"], ["info"], ["solve"], ["analyze"],
+                                     ["explain"], ["tree"]])
+def test_a_failing_setup_is_reported_at_its_line_by_every_command(tmp_path, command):
+    """play solved the game before making its start, and info valued the start's heuristic
+    without mapping the failure: both printed a traceback (a fuzzer's random game)."""
+    path = tmp_path / "badsetup.game"
+    path.write_text(BAD_SETUP)
+    result = runner.invoke(app, [command[0], str(path), *command[1:]])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "badsetup.game:9:3: error: n would become -1, outside its range 0..3" in result.output
+    assert "moves from the start: (none: the initial state)" in result.output
