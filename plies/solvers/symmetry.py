@@ -20,7 +20,6 @@ and every look-up packs a position the same way.
 from __future__ import annotations
 
 from .protocol import CHANCE, Game, State, expander
-from .trace import search_frame
 
 SYMMETRY_PLIES = 16
 """Positions this many moves or more from the root are not asked whether they are their own
@@ -43,29 +42,29 @@ def image_of_earlier(child: State, fixed, earlier: set) -> bool:
     return any(image(p, child) in earlier for p in fixed)
 
 
-@search_frame
 def repeated_children(game: Game, state: State) -> frozenset[int]:
     """The places, in the order of ``game.actions(state)``, of the children of ``state`` that
     the search leaves out as images of earlier ones (what ``left_out`` reports of the root).
 
     The children are made as the search makes them (EXPAND: each move's precondition, effect
-    and end test in turn), so that where the rules fail here, they fail where the search,
-    in either back end, would meet them first; a search frame (trace.py), so that the
-    failure names the move being made, as the search's would."""
-    symmetries = getattr(game, "symmetries", ())
-    if not symmetries or game.is_terminal(state) or game.to_move(state) == CHANCE:
-        return frozenset()
-    fixed = fixing(symmetries, state)
-    if not fixed:
-        return frozenset()
-    earlier: set = set()
+    and end test in turn). Where a rule fails on the way, the places are those found before:
+    the search may settle the root with a child worth its best bound before it makes the one
+    that fails (then nothing fails), and meets the failure itself where it comes to it."""
     repeated = []
-    for index, (_, child, utility) in enumerate(expander(game)(state)):
-        if utility is not None:
-            continue
-        if image_of_earlier(child, fixed, earlier):
-            repeated.append(index)
-        earlier.add(child)
+    try:
+        symmetries = getattr(game, "symmetries", ())
+        if not symmetries or game.is_terminal(state) or game.to_move(state) == CHANCE:
+            return frozenset()
+        fixed = fixing(symmetries, state)
+        earlier: set = set()
+        for index, (_, child, utility) in enumerate(expander(game)(state) if fixed else ()):
+            if utility is not None:
+                continue
+            if image_of_earlier(child, fixed, earlier):
+                repeated.append(index)
+            earlier.add(child)
+    except Exception:  # noqa: BLE001 - a rule failing (or a limit): the search says, if it meets it
+        pass
     return frozenset(repeated)
 
 

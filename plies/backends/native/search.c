@@ -1065,12 +1065,13 @@ int plies_solve(int algorithm, const int64_t *root_slots, double timeout, int64_
             if (winner >= 0) {
                 found = winner_value;
                 lined = all[winner];
+                /* a rule failing as the line is extended (it makes every child of the states
+                   along it, where the search may have settled a state with its first): the
+                   line as far as it got, the search's own at least */
                 if (setjmp(caller->escape) == 0) {
                     if (use_table && lined->plies[0]) extend_line(&root, found, lined->plies[0]);
-                    line_len = lined->plies[0] ? lined->plies[0]->pv_len : 0;
-                } else {
-                    line_len = 0;
                 }
+                line_len = lined->plies[0] ? lined->plies[0]->pv_len : 0;
                 caller->fault_kind = F_NONE;
             } else {
                 failed = failed_first >= 0 ? all[failed_first] : caller;
