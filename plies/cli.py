@@ -960,11 +960,11 @@ def perft(
     start = _start(model, from_moves)
     result = None
     limited = max_nodes is not None or timeout is not None
+    native_failed = False
     if backend == "native" and (distinct or limited):  # the C count keeps no set, reads no clock
         why = "--distinct" if distinct else "--timeout" if timeout is not None else "--max-nodes"
         _notice(f"native: {why} is counted by the Python back end; running in Python")
-    native_failed = False
-    if backend == "native" and not (distinct or limited):
+    elif backend == "native":
         from plies.backends.native.backend import native_perft
         from plies.backends.native.engine import NativeFault
         try:

@@ -32,7 +32,7 @@ from .errors import (EstimateOutOfBoundsError, GameContractError, NoMovesError,
                      UtilityOutOfBoundsError)
 from .limits import UNLIMITED, Limits, SearchStopped, stop_reason
 from .protocol import MAX, MIN, Game, State, Value, expander
-from .result import SearchResult, Stats, bounds_of, exact, line_moves, search_result
+from .result import SearchResult, Stats, bounds_of, line_moves, search_result
 from .trace import root_moves_searched, root_partial, search_frame
 
 
@@ -60,11 +60,6 @@ def alphabeta(
     next_check = limits.first_check()
     line = None  # principal line of the state valued last, as (move, rest) pairs
 
-    def outside(value: Value, what: str) -> GameContractError:
-        error = EstimateOutOfBoundsError if what == "heuristic value" else UtilityOutOfBoundsError
-        return error(f"{what} {exact(value)} is outside the declared utility bounds "
-                     f"[{low}, {high}]")
-
     @search_frame
     def alphabeta_value(state: State, alpha, beta, depth: int):
         """MAX-VALUE or MIN-VALUE of a state that is not terminal (by its player) within the
@@ -79,7 +74,7 @@ def alphabeta(
             line = None
             estimate = evaluate(state)
             if not low <= estimate <= high:
-                raise outside(estimate, "heuristic value")
+                raise EstimateOutOfBoundsError.of(estimate, (low, high))
             return estimate
         expanded += 1
         player = to_move(state)
@@ -95,7 +90,7 @@ def alphabeta(
                 elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
-                    raise outside(utility, "utility")
+                    raise UtilityOutOfBoundsError.of(utility, (low, high))
                 if utility > v:  # the child's value: its utility, or what the search found
                     if utility >= beta:  # MIN above already has a better choice than this state
                         cutoffs += 1
@@ -115,7 +110,7 @@ def alphabeta(
                 elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
-                    raise outside(utility, "utility")
+                    raise UtilityOutOfBoundsError.of(utility, (low, high))
                 if utility < v:  # the child's value: its utility, or what the search found
                     if utility <= alpha:  # MAX above already has a better choice than this state
                         cutoffs += 1
@@ -154,7 +149,7 @@ def alphabeta(
                 elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
-                    raise outside(utility, "utility")
+                    raise UtilityOutOfBoundsError.of(utility, (low, high))
                 if utility > v:
                     if utility >= beta:
                         cutoffs += 1
@@ -172,7 +167,7 @@ def alphabeta(
                 elif low <= utility <= high:
                     line = None  # a terminal child's line is empty
                 else:
-                    raise outside(utility, "utility")
+                    raise UtilityOutOfBoundsError.of(utility, (low, high))
                 if utility < v:
                     if utility <= alpha:
                         cutoffs += 1
@@ -197,7 +192,7 @@ def alphabeta(
         utility = outcome(state)
         if utility is not None:  # TERMINAL-TEST, within the bounds as every utility
             if not low <= utility <= high:
-                raise outside(utility, "utility")
+                raise UtilityOutOfBoundsError.of(utility, (low, high))
             line = None
             return utility
         if depth is None and limits.max_nodes is None:

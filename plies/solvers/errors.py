@@ -53,21 +53,21 @@ class NoMovesError(GameContractError):
 class UtilityOutOfBoundsError(GameContractError):
     """A utility (or an estimate) lies outside the declared utility bounds."""
 
+    what = "utility"
+    """The value in the message's words."""
+
     @classmethod
-    def of(cls, utility, bounds, what: str = "utility") -> UtilityOutOfBoundsError:
-        """The error for ``utility`` (``what`` it is) outside ``bounds`` (low, high)."""
-        shown = [int(v) if v == int(v) else v for v in (utility, *bounds)]
-        return cls(f"{what} {shown[0]} is outside the declared utility bounds "
+    def of(cls, value, bounds) -> UtilityOutOfBoundsError:
+        """The error for ``value`` outside ``bounds`` (low, high)."""
+        shown = [int(v) if v == int(v) else v for v in (value, *bounds)]
+        return cls(f"{cls.what} {shown[0]} is outside the declared utility bounds "
                    f"[{shown[1]}, {shown[2]}]")
 
 
 class EstimateOutOfBoundsError(UtilityOutOfBoundsError):
     """A depth-limited search's estimate (``evaluate``) lies outside the utility bounds."""
 
-    @classmethod
-    def of(cls, estimate, bounds, what: str = "heuristic value") -> UtilityOutOfBoundsError:
-        """The error for ``estimate`` outside ``bounds`` (low, high)."""
-        return super().of(estimate, bounds, what)
+    what = "heuristic value"
 
 
 class RepeatedPositionError(SolverError):

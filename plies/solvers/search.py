@@ -268,16 +268,12 @@ def search(
     line = None  # principal line of the state valued last, as (move, rest) pairs
     top = UNLIMITED  # the remaining depth at the root
 
-    def scaled(number, what: str):
-        """A utility or estimate in the search's units, checked against the utility bounds."""
+    def scaled(number, outside=UtilityOutOfBoundsError):
+        """A utility (or, with ``outside`` EstimateOutOfBoundsError, an estimate) in the
+        search's units, checked against the utility bounds."""
         value = exact(number * scale)
         if not low <= value <= high:
-            error = EstimateOutOfBoundsError if what == "heuristic value" else \
-                UtilityOutOfBoundsError
-            raise error(
-                f"{what} {exact(number)} is outside the declared utility bounds "
-                f"[{exact(bounds[0])}, {exact(bounds[1])}]"
-            )
+            raise outside.of(number, bounds)
         return value
 
     @search_frame
@@ -327,7 +323,7 @@ def search(
             line = None
             estimate = evaluate(state)
             if scale != 1 or type(estimate) is not int or not low <= estimate <= high:
-                estimate = scaled(estimate, "heuristic value")
+                estimate = scaled(estimate, EstimateOutOfBoundsError)
             return estimate
         estimates_before = estimates
         player = to_move(state)
@@ -382,7 +378,7 @@ def search(
                 continue
             leaves += 1
             if scale != 1 or type(utility) is not int or not low <= utility <= high:
-                utility = scaled(utility, "utility")
+                utility = scaled(utility)
             if utility > v if maximizing else utility < v:
                 v, best_move, best_line, best_index = utility, move, None, index
                 if v >= beta if maximizing else v <= alpha:  # it settles the node: stop here
@@ -562,7 +558,7 @@ def search(
             if utility is not None:
                 leaves += 1
                 if scale != 1 or type(utility) is not int or not low <= utility <= high:
-                    utility = scaled(utility, "utility")
+                    utility = scaled(utility)
                 child_value = utility
             elif cuts:  # at most child_alpha fails low, at least child_beta high
                 child_alpha = (scaled_alpha - total - rest * high) // n
@@ -591,7 +587,7 @@ def search(
         if utility is not None:
             leaves += 1
             line = None
-            return scaled(utility, "utility")
+            return scaled(utility)
         if null_windows:
             return null_window_value(depth)
         return value(root, low, high, depth)

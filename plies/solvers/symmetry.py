@@ -63,7 +63,7 @@ def repeated_children(game: Game, state: State) -> frozenset[int]:
             if image_of_earlier(child, fixed, earlier):
                 repeated.append(index)
             earlier.add(child)
-    except Exception:  # noqa: BLE001 - a rule failing (or a limit): the search says, if it meets it
+    except Exception:  # noqa: BLE001 - a rule failing, or a limit: the search meets it or not
         pass
     return frozenset(repeated)
 

@@ -389,8 +389,9 @@ class StoredValueError(SolverError):
     def __init__(self, what: str, limit: str, key: int | None = None,
                  moves: list[str] | None = None) -> None:
         self.what, self.limit, self.key, self.moves = what, limit, key, moves
-        super().__init__(f"{what}{after_moves(moves)}: a solution directory holds {limit}; give --db a "
-                         "file name ending in .db to store this game's solution in SQLite")
+        super().__init__(f"{what}{after_moves(moves)}: a solution directory holds {limit}; "
+                         "give --db a file name ending in .db to store this game's solution "
+                         "in SQLite")
 
     def __reduce__(self):  # across processes with its position
         return type(self), (self.what, self.limit, self.key, self.moves)
