@@ -187,6 +187,35 @@ def test_whole_planes_go_into_the_key_where_the_entry_keeps_its_size():
     assert entry_layout(game)[2]["WORK_M"] == columns[2]["WORK_M"]
 
 
+SCORES = """
+game scores
+players a max, b min
+state
+  n: 0..6 = 0
+  score: int = 1
+move add(k in 1..3) { n += 1
+  score += 40 * k }
+move double { n += 1
+  score *= 2 }
+terminal n == 6
+utility score
+"""
+"""A score without a declared range that grows past 127 (up to 64 doubled)."""
+
+
+def test_an_int_without_a_range_takes_the_key_words_spare_bits(native):
+    from plies.lowering import lower
+    from plies.backends.native.emit import entry_layout, key_parts
+    model = load_source(SCORES)
+    game = lower(model.checked)
+    parts = key_parts(game)
+    # the turn, n (0..6) and the score: 32 bits for the score cost no word (8 would fit too)
+    assert parts[-1] == (("slot", 2), (0, 4, -2**31, 2**32 - 1))
+    assert entry_layout(game, parts)[0] == entry_layout(game, key_parts(game, None, 8))[0]
+    # so the states whose score passed 127 are in the table too: the same search as Python's
+    same(native(model).solve("auto"), model.solve("auto"))
+
+
 def test_a_grid_is_packed_from_its_planes_only_where_they_tell_its_values_apart():
     from plies.lowering import lower
     from plies.backends.native.emit import key_parts
@@ -207,18 +236,21 @@ WIDE = """
 game wide
 players a max, b min
 state
-  n: int = 0
-move add(k in [100, 200]) when n < 600 { n += k }
-terminal n >= 600
-utility n - 650
+  n: int = 1
+move grow(k in [1000, 2000]) when n < 1000000000000 { n *= k }
+terminal n >= 1000000000000
+utility n div 1000000000000 - 3
 """
 
 
 def test_a_state_outside_its_key_is_searched_without_the_table(native):
-    model = load_source(WIDE)  # n passes 127: those states are not kept in the table
+    from plies.lowering import lower
+    from plies.backends.native.emit import key_parts
+    model = load_source(WIDE)  # n passes 2**31: those states are not kept in the table
+    assert key_parts(lower(model.checked))[-1][1][3] == 2**32 - 1
     result, expected = native(model).solve("auto"), model.solve("auto")
-    assert result.value == expected.value and result.best_move == expected.best_move
-    assert result.proved
+    assert result.value == expected.value == 1 and result.best_move == expected.best_move
+    assert result.proved and result.nodes > expected.nodes
 
 
 def test_progress_is_reported_while_the_c_searches(native):

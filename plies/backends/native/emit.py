@@ -99,9 +99,11 @@ def max_ply(game: ir.Game) -> int:
     return min(10_000, 4_000_000 // (len(game.slots) * 24 + 512))
 
 
-UNKNOWN_BITS = 8
-"""A slot without a known range is kept in the table's key as 8 bits (-128..127); a state
-with a value outside that is searched without the table."""
+UNKNOWN_BITS = (32, 24, 16, 12, 8)
+"""The widths a slot without a known range may take in the table's key, widest first: the
+widest that keeps the entry's words and work code of the narrowest (the key words' spare
+bits), else 8 bits (-128..127); a state with a value outside its field is searched without
+the table."""
 
 
 def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
@@ -110,7 +112,7 @@ def key_fields(game: ir.Game) -> list[tuple[int, int, int, int]]:
     return [field for _, field in key_parts(game)]
 
 
-def key_parts(game: ir.Game, whole: bool | None = None) \
+def key_parts(game: ir.Game, whole: bool | None = None, unknown: int | None = None) \
         -> list[tuple[tuple, tuple[int, int, int, int]]]:
     """The table's packed key, part by part in the order of the slots: ``(("slot", k),
     field)`` for a slot, in the bits its range needs, or, for the cells of a grid kept as bit
@@ -119,14 +121,24 @@ def key_parts(game: ir.Game, whole: bool | None = None) \
     where that takes no more entry words and no coarser work code than ``(("plane", j, c,
     rows), field)`` for column c of plane j without its guard bit (a few shifts and masks a
     column, in the cells' own bits; a field a cell took about four instructions to pack).
-    ``whole`` forces the choice."""
+    ``whole`` forces the choice. A slot without a known range takes ``unknown`` bits: by
+    default the widest of ``UNKNOWN_BITS`` that costs the entry nothing (a score that grows
+    past 127 keeps its states in the table where the words have room)."""
+    def same_entry(a, b) -> bool:
+        a, b = entry_layout(game, a), entry_layout(game, b)
+        return a[0] == b[0] and a[2]["WORK_M"] == b[2]["WORK_M"]
+
+    if unknown is None:
+        narrowest = key_parts(game, whole, UNKNOWN_BITS[-1])
+        if all(slot.holds is not None for slot in game.slots):
+            return narrowest
+        return next(parts for bits in UNKNOWN_BITS
+                    if same_entry(parts := key_parts(game, whole, bits), narrowest))
     if whole is None:
         if not key_planes(game):
-            return key_parts(game, False)
-        compact = entry_layout(game, key_parts(game, False))
-        spread = entry_layout(game, key_parts(game, True))
-        same = compact[0] == spread[0] and compact[2]["WORK_M"] == spread[2]["WORK_M"]
-        return key_parts(game, same)
+            return key_parts(game, False, unknown)
+        compact = key_parts(game, False, unknown)
+        return key_parts(game, same_entry(compact, key_parts(game, True, unknown)), unknown)
     planes = key_planes(game)
     parts, word, shift = [], 0, 0
 
@@ -156,7 +168,7 @@ def key_parts(game: ir.Game, whole: bool | None = None) \
                         put(("plane", j, c, grid.rows), 0, (1 << grid.rows) - 1)
             continue
         lo, hi = slot.holds if slot.holds is not None else \
-            (-(1 << (UNKNOWN_BITS - 1)), (1 << (UNKNOWN_BITS - 1)) - 1)
+            (-(1 << (unknown - 1)), (1 << (unknown - 1)) - 1)
         put(("slot", k), lo, hi - lo)
     return parts
 
