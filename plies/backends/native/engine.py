@@ -290,9 +290,7 @@ class NativeGame:
             if bounds is None:  # no declared bounds: the value is beyond the C's range
                 return NativeRefused(f"a utility ({out[9]}) is beyond the native search's "
                                      f"values (-2^62..2^62 without declared bounds)")
-            return UtilityOutOfBoundsError(
-                f"utility {out[9]} is outside the declared utility bounds "
-                f"[{_exact(bounds[0])}, {_exact(bounds[1])}]",
+            return UtilityOutOfBoundsError.of(out[9], bounds).after(
                 texts + self.end_outside(states[-1], bounds))
         found = self.replay_failure(states[-1], texts)
         if found is not None:
@@ -381,11 +379,6 @@ def _takes_ctrl_c() -> int:
     search elsewhere leaves the process's handler alone (search.c)."""
     return int(threading.current_thread() is threading.main_thread()
                and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
-
-
-def _exact(value):
-    value = Fraction(value)
-    return value.numerator if value.denominator == 1 else value
 
 
 def native_source(checked) -> str:
