@@ -212,3 +212,91 @@ def test_the_example_of_the_language_page_passes_and_prints_what_the_page_shows(
         Path("countdown_tested.game").write_text(text, encoding="utf-8")
         result = CliRunner().invoke(app, ["test", "countdown_tested.game"])
         assert _without_time(result.stdout) == _without_time(output.split("\n", 1)[1])
+
+
+def _random_game_with_a_test(seed: int, tmp_path: Path) -> tuple[Path, bool] | None:
+    """A random game (tests/random_games.py) with a `test` block after a random line, written
+    from what the game's model, `plies perft --json` and `plies solve --json` say there; True
+    where a rule fails on the line (the block then checks only `terminal false`). None where
+    the game is refused or its start fails."""
+    import json
+    import random
+    from fractions import Fraction
+
+    from plies.frontend.runtime import GameFault
+    from plies.game.loader import load_source
+    from plies.solvers.protocol import CHANCE
+    from random_games import generate
+
+    chooser = random.Random(seed)
+    text = generate(seed, symmetric=chooser.random() < 0.2, setup=chooser.random() < 0.3)
+    path = tmp_path / "g.game"
+
+    def number(value) -> str:
+        value = Fraction(value)
+        return f"{value.numerator}" + (f"/{value.denominator}" if value.denominator > 1 else "")
+
+    def listed(state) -> list:
+        if model.to_move(state) == CHANCE:
+            return [outcome for outcome, _ in model.chance_outcomes(state)]
+        return list(model.actions(state))
+
+    try:
+        model = load_source(text)
+        state = model.initial_state()
+    except Exception:  # noqa: BLE001 - a game the checker refuses, or whose setup fails
+        return None
+    line, checks = [], []
+    try:
+        for _ in range(chooser.randint(0, 4)):
+            if model.is_terminal(state) or not listed(state):
+                break
+            line.append(chooser.choice(listed(state)))
+            state = model.result(state, line[-1])
+        over = model.is_terminal(state)
+        moves = [] if over else [str(move) for move in listed(state)]
+        checks += [f"moves {' '.join(moves) if moves else 0}",
+                   f"terminal {'true' if over else 'false'}"]
+        if over:
+            checks.append(f"utility {number(model.utility(state))}")
+    except GameFault:  # a rule failing on the line: plies test must say where
+        checks = ["terminal false"]
+    failing = checks == ["terminal false"]
+    path.write_text(text, encoding="utf-8")
+    line = [str(move) for move in line]
+    start = ["--from", " ".join(line)] if line else []
+    if not failing and not model.is_terminal(state):
+        depth = chooser.randint(1, 3)
+        done = CliRunner().invoke(app, ["perft", str(path), "--depth", str(depth), "--json",
+                                        *start])
+        if done.exit_code == 0:
+            checks.append(f"perft {depth} = {json.loads(done.output)['counts'][depth]}")
+    done = CliRunner().invoke(app, ["solve", str(path), "--json", *start])
+    if not failing and done.exit_code == 0:
+        checks.append(f"value {number(Fraction(json.loads(done.output)['value']))}")
+    chooser.shuffle(checks)
+    after = f" after {' '.join(line)}" if line else ""
+    path.write_text(text + f'\ntest "written"{after} {{\n  ' + "\n  ".join(checks) + "\n}\n",
+                    encoding="utf-8")
+    return path, failing
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("seed", range(24))
+def test_random_games_pass_tests_written_from_their_model_perft_and_solve(seed, tmp_path):
+    made = _random_game_with_a_test(seed, tmp_path)
+    if made is None:
+        return
+    path, failing = made
+    runner = CliRunner()
+    done = runner.invoke(app, ["test", str(path)])
+    if failing:  # an error at the failing rule's line, with the moves to it
+        assert done.exit_code == 1 and "Traceback" not in done.output
+        assert re.search(r"g\.game:\d+:\d+: error: ", done.output), done.output
+        return
+    assert done.exit_code == 0, done.output
+    # fmt keeps the test, and it still passes
+    assert runner.invoke(app, ["fmt", str(path)]).exit_code == 0
+    assert "test \"written\"" in path.read_text(encoding="utf-8")
+    done = runner.invoke(app, ["test", str(path)])
+    assert done.exit_code == 0, done.output

@@ -276,3 +276,31 @@ def test_completion_offers_the_locals_in_scope_only():
     assert inside["h"] == "move parameter" and inside["left"] == "let"
     outside = {c.label for c in completions(_symbols(), 15, 1)}
     assert "left" not in outside and "n" not in outside and "heap" in outside
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_on_random_games_hover_covers_the_name_and_definition_lands_on_it(seed):
+    """Random games (tests/random_games.py: locals, definitions with parameters, loops, chance
+    events, symmetries, setups): at every name, hover's span covers it and its definition's
+    span holds the same name; completion answers everywhere."""
+    import re
+
+    from random_games import generate
+    text = generate(seed, symmetric=seed % 3 == 0, setup=seed % 4 == 0, evaluate=seed % 5 == 0)
+    symbols = Symbols.of(text, "g.game")
+    assert symbols is not None
+    lines, landed = text.split("\n"), 0
+    for number, line in enumerate(lines, 1):
+        for name in re.finditer(r"[A-Za-z_]\w*", line):
+            column = name.start() + 1
+            shown = hover(symbols, number, column)
+            if shown is not None:
+                span = shown[1]
+                assert span.line == number and span.column <= column < span.end_column
+            span = definition(symbols, number, column)
+            if span is not None:
+                assert lines[span.line - 1][span.column - 1:span.end_column - 1] == name.group()
+                landed += 1
+        for column in range(1, len(line) + 2):
+            completions(symbols, number, column)
+    assert landed > 10  # the state's variables at least

@@ -1,6 +1,6 @@
 """Where a rule fails, or an end's utility lies outside the bounds, both back ends say the same.
 
-Found by a fuzzer of random games (tests/native/random_games.py): a root that is over and
+Found by a fuzzer of random games (tests/random_games.py): a root that is over and
 whose utility fails was reported natively at a failing move instead (the C meets the root's
 own end test before its moves, and its failure was looked for among the moves); an end
 outside the bounds was named natively by its parent; the native minimax did not check the

@@ -1,4 +1,4 @@
-"""Random games (random_games.py) solved by both back ends: a fuzzer's corpus.
+"""Random games (tests/random_games.py) solved by both back ends: a fuzzer's corpus.
 
 Each game is solved by `auto` and, without chance, by `minimax`, in Python and natively, with
 one thread:
@@ -33,7 +33,7 @@ from plies.game.loader import load_source
 from plies.solvers.errors import SolverError
 
 from .corpus import counts, refused_by_the_checker
-from .random_games import generate
+from random_games import generate
 
 SEEDS = range(24)
 NODES = 20_000
