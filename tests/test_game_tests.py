@@ -217,7 +217,8 @@ def test_the_example_of_the_language_page_passes_and_prints_what_the_page_shows(
 def _random_game_with_a_test(seed: int, tmp_path: Path) -> tuple[Path, bool] | None:
     """A random game (tests/random_games.py) with a `test` block after a random line, written
     from what the game's model, `plies perft --json` and `plies solve --json` say there; True
-    where a rule fails on the line (the block then checks only `terminal false`). None where
+    where a rule fails on the line or where its moves are listed (the block then checks `moves
+    0` and `terminal false`, which the failing rule keeps from being settled). None where
     the game is refused or its start fails."""
     import json
     import random
@@ -246,7 +247,7 @@ def _random_game_with_a_test(seed: int, tmp_path: Path) -> tuple[Path, bool] | N
         state = model.initial_state()
     except Exception:  # noqa: BLE001 - a game the checker refuses, or whose setup fails
         return None
-    line, checks = [], []
+    line, checks, failing = [], [], False
     try:
         for _ in range(chooser.randint(0, 4)):
             if model.is_terminal(state) or not listed(state):
@@ -260,8 +261,7 @@ def _random_game_with_a_test(seed: int, tmp_path: Path) -> tuple[Path, bool] | N
         if over:
             checks.append(f"utility {number(model.utility(state))}")
     except GameFault:  # a rule failing on the line: plies test must say where
-        checks = ["terminal false"]
-    failing = checks == ["terminal false"]
+        checks, failing = ["moves 0", "terminal false"], True
     path.write_text(text, encoding="utf-8")
     line = [str(move) for move in line]
     start = ["--from", " ".join(line)] if line else []
