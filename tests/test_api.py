@@ -37,6 +37,52 @@ def test_loaded_games_satisfy_the_protocol_and_moves_round_trip():
     hash(state)
 
 
+@pytest.mark.parametrize("name", sorted(plies.game.loader.shipped_games()))
+def test_a_move_read_from_its_text_is_made_as_the_game_makes_it(name):
+    """``result(state, parse_move(text))`` is the position ``play`` gives, for every move and
+    chance outcome along a random line of every shipped game (a read-back move once ran the
+    last declared effect instead of its own: piglet's `flip` a `tails`)."""
+    import random
+    from plies.solvers.protocol import CHANCE
+    game, chooser = plies.load(name), random.Random(name)
+    state = game.initial_state()
+    for _ in range(12):
+        if game.is_terminal(state):
+            break
+        moves = [m for m, _ in game.chance_outcomes(state)] if game.to_move(state) == CHANCE \
+            else list(game.actions(state))
+        for move in moves:
+            assert game.result(state, game.parse_move(str(move))) == game.result(state, move)
+        state = game.result(state, chooser.choice(moves))
+
+
+def test_a_move_text_naming_no_one_move_is_refused_by_result():
+    game = plies.load_source(TWO_EVENTS, "two.game")
+    state = game.result(game.initial_state(), game.parse_move("roll"))
+    heads = game.parse_move("heads")  # an outcome of both events: which one is the state's
+    with pytest.raises(ValueError, match="names no one move"):
+        game.result(state, heads)
+    assert game.play(state, "heads") == game.result(state, game.chance_outcomes(state)[0][0])
+    with pytest.raises(ValueError, match="names no one move"):
+        game.result(state, game.parse_move("roll(2)"))  # roll takes no argument
+
+
+TWO_EVENTS = """
+game two
+players A max, B min
+state
+  n: 0..3 = 0
+move roll { n += 1
+  chance coin }
+move toss { n += 1
+  chance bent }
+chance coin { heads 1/2 { n += 1 }  tails 1/2 { } }
+chance bent { heads 1/3 { }  tails 2/3 { n += 1 } }
+terminal n >= 2
+utility n
+"""
+
+
 def test_solvers_solve_a_loaded_game_directly():
     result = solve(plies.load("aima_fig5_2"), "minimax")
     assert (result.value, str(result.best_move)) == (3, "a1")

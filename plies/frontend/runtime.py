@@ -57,6 +57,18 @@ class MoveTable(dict):
         return move
 
 
+UNMADE = -1
+"""The kind of a move read from a text that names no one move of the game (``parse_move``):
+equal to the game's moves of that text, but not one ``result`` can make (``unmade``)."""
+
+
+def unmade(state, *args):
+    """The effect of a move of kind ``UNMADE``: refused, not another move's effect run."""
+    raise ValueError("this move was read from a text that names no one move of the game (an "
+                     "outcome of two chance events, or a move with other arguments): play its "
+                     "text with play(), or make the move from actions() or chance_outcomes()")
+
+
 def make_moves(kind: int, name: str, arguments) -> tuple[Move, ...]:
     """One move per argument tuple, in order (for domains known before the game starts)."""
     return tuple(Move(kind, name, tuple(args)) for args in arguments)
@@ -312,6 +324,7 @@ RUNTIME = {
     "Move": Move,
     "MoveTable": MoveTable,
     "make_moves": make_moves,
+    "unmade": unmade,
     "check_index": check_index,
     "index_error": index_error,
     "check_range": check_range,

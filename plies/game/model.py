@@ -17,7 +17,7 @@ from plies import solvers
 from plies.errors import Diagnostic, GameRuntimeError, PliesError
 from plies.backends.python.generated import GeneratedCode
 from plies.frontend.span import Span
-from plies.frontend.runtime import RUNTIME, GameFault, Move
+from plies.frontend.runtime import RUNTIME, UNMADE, GameFault, Move, MoveTable
 from plies.solvers.limits import SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
@@ -68,6 +68,7 @@ class GameModel:
         self.prefer = namespace.get("prefer")  # the declared move order, or None
         self.symmetries = facts.symmetries  # the declared symmetries' rearrangements, or ()
         self.render_items = namespace["RENDER"]  # one function per item of `render`
+        self._named = None  # the moves by name (``_moves_named``), worked out when first asked
 
     @property
     def checked(self) -> CheckedGame:
@@ -79,7 +80,11 @@ class GameModel:
     # -- moves --
 
     def parse_move(self, text: str) -> Move:
-        """The move (or chance outcome) whose text form is ``text``.
+        """The move (or chance outcome) whose text form is ``text``, legal or not: the game's
+        own, which ``result`` can make, where its name and number of arguments name one move
+        or outcome of the game; else a move equal to any that has that text (``play`` finds
+        it among the legal ones), which ``result`` refuses (two chance events with an
+        outcome of that name, or no move of that name and number of arguments).
 
         Raises:
             ValueError: the text is not of the form ``name`` or ``name(1,2)``.
@@ -94,7 +99,23 @@ class GameModel:
                 values = tuple(self._parse_arg(a.strip()) for a in args.split(","))
             except ValueError:
                 raise ValueError(f"'{text}': the arguments of a move are whole numbers") from None
-        return Move(-1, name, values)
+        made = [made for made, arity in self._moves_named().get(name, ()) if arity == len(values)]
+        if len(made) == 1:
+            return made[0][values] if isinstance(made[0], MoveTable) else made[0]
+        return Move(UNMADE, name, values)
+
+    def _moves_named(self) -> dict[str, list[tuple[Move | MoveTable, int]]]:
+        """Each name of a move or chance outcome: the generated code's moves of that name
+        (a table of a move's moves by their arguments, or an outcome) with their numbers of
+        arguments (an explicit tree's edges are found by name alone: none)."""
+        if self._named is None:
+            effects = self.namespace.get("EFFECTS", ())
+            self._named = {}
+            for made in self.namespace.values():
+                if isinstance(made, (Move, MoveTable)) and 0 <= made.kind < len(effects):
+                    arity = effects[made.kind].__code__.co_argcount - 1
+                    self._named.setdefault(made.name, []).append((made, arity))
+        return self._named
 
     def _parse_arg(self, text: str) -> int:
         if text in self.facts.symbols:

@@ -222,9 +222,10 @@ def write_chance(w: StatementWriter) -> None:
 
 
 def write_result(w: StatementWriter) -> None:
-    """RESULT: the effect function of the move's kind, with its arguments."""
+    """RESULT: the effect function of the move's kind, with its arguments (the last, at
+    index -1, refuses a move read from a text that names no one move: ``runtime.UNMADE``)."""
     kinds = len(w.game.moves) + sum(len(c.outcomes) for c in w.game.chances)
-    w.writeline("EFFECTS = (" + "".join(f"effect_{k}, " for k in range(kinds)) + ")")
+    w.writeline("EFFECTS = (" + "".join(f"effect_{k}, " for k in range(kinds)) + "unmade)")
     w.blank()
     w.writeline("def result(state, move):")
     w.indent()
