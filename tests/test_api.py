@@ -202,3 +202,53 @@ def test_a_tree_is_drawn_as_svg_where_graphviz_is_installed():
         pytest.skip("Graphviz's dot is not installed")
     tree = plies.tree(plies.load("aima_fig5_2"))
     assert "<svg" in tree._repr_svg_() and tree._repr_html_() is None
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_games_keep_the_protocol_along_a_random_line(seed):
+    """Random games (tests/random_games.py): EXPAND is SUCCESSORS with each child's outcome
+    (a terminal child may be left unmade), OUTCOME is TERMINAL-TEST with UTILITY, a chance
+    event's probabilities add up to 1, and every move's text is read back and played as the
+    move itself (an outcome whose name two events share is found by ``play`` alone)."""
+    import random
+
+    from plies.frontend.runtime import UNMADE, GameFault
+    from plies.solvers.protocol import CHANCE
+    from random_games import generate
+
+    chooser = random.Random(seed)
+    try:
+        game = plies.load_source(generate(seed, setup=seed % 3 == 0), "g.game")
+        state = game.initial_state()
+    except (plies.PliesError, GameFault):
+        return
+    try:
+        for _ in range(8):
+            over, outcome = game.is_terminal(state), game.outcome(state)
+            assert (outcome is not None) == bool(over)
+            if over:
+                assert outcome == game.utility(state)
+                return
+            if game.to_move(state) == CHANCE:
+                outcomes = list(game.chance_outcomes(state))
+                assert sum(p for _, p in outcomes) == 1
+                moves = [move for move, _ in outcomes]
+            else:
+                moves = list(game.actions(state))
+                children = list(game.successors(state))
+                expanded = list(game.expand(state))
+                assert [m for m, _ in children] == [m for m, _, _ in expanded] == moves
+                for (move, child), (_, made, utility) in zip(children, expanded):
+                    assert child == game.result(state, move)
+                    assert utility == game.outcome(child)
+                    assert made == child or made is None and utility is not None
+            for move in moves:
+                read = game.parse_move(str(move))
+                assert read == move and game.play(state, str(move)) == game.result(state, move)
+                if read.kind != UNMADE:
+                    assert game.result(state, read) == game.result(state, move)
+            if not moves:
+                return
+            state = game.result(state, chooser.choice(moves))
+    except GameFault:  # a rule of the random game failing: the commands' tests report those
+        pass
