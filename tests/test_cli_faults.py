@@ -327,7 +327,7 @@ def test_explain_follows_a_game_1500_plies_deep(games):
     lines = result.stdout.splitlines()
     assert lines[-2:] == ["value 1, best move step", "nothing was pruned"]
     assert lines[-3] == "root = 1"
-    assert lines[1499] == " " * 2 * 1498 + "step (MAX)  α=-∞ β=+∞"
+    assert lines[1499] == " " * 2 * 30 + "[ply 1498] step (MAX)  α=-∞ β=+∞"
 
 
 def test_tree_of_a_game_1500_plies_deep(games):

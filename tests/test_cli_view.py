@@ -101,6 +101,33 @@ def test_tree_text_is_readable_in_80_columns():
     assert big.rstrip().endswith("searched nodes below depth 2 are not shown)")
 
 
+DEEP = """
+game deep(n = 120)
+players A max, B min
+state
+  left: 0..n = n
+move step { left -= 1 }
+move skip when left > 1 { left -= 2 }
+terminal left == 0
+utility if turn == B then 1 else -1
+"""
+
+
+def test_a_deep_search_is_indented_thirty_levels_then_labelled_by_ply(tmp_path):
+    path = tmp_path / "deep.game"
+    path.write_text(DEEP, encoding="utf-8")
+    explained = runner.invoke(app, ["explain", str(path), "--max-steps", "200"])
+    drawn = runner.invoke(app, ["tree", str(path), "--max-nodes", "200"])
+    for done, width, first in ((explained, 2, "  " * 30 + "[ply 31] step (MIN)"),
+                               (drawn, 3, " " * 87 + "└─ [ply 31] ▼ step")):
+        assert done.exit_code == 0, done.output
+        lines = done.output.splitlines()
+        assert any(line.startswith(first) for line in lines), done.output
+        assert "[ply 120]" in done.output  # the deepest end, at the same indentation
+        assert max(len(line) for line in lines) < 30 * width + 80
+        assert not any(line.startswith(" " * (30 * width + 1)) for line in lines)
+
+
 def test_tree_to_a_file(tmp_path):
     target = tmp_path / "t.dot"
     out = run("tree", "seed_tree", "-f", "dot", "-o", str(target))

@@ -171,8 +171,20 @@ def _name(model: GameModel, node: SearchNode) -> str:
     return model.node_name(node.state) or (str(node.move) if node.move is not None else "root")
 
 
+INDENTED_LEVELS = 30
+"""The deepest level indented further: a line below it is indented as that level and starts
+with its ply (``[ply 31]``), so a game hundreds of plies deep keeps lines a reader can follow."""
+
+
+def _indent(depth: int) -> str:
+    """The indentation of a line about a node at ``depth`` (two spaces a level)."""
+    if depth <= INDENTED_LEVELS:
+        return "  " * depth
+    return "  " * INDENTED_LEVELS + f"[ply {depth}] "
+
+
 def _step_line(model: GameModel, step, windows: bool) -> Line:
-    node, indent = step.node, "  " * step.node.depth
+    node, indent = step.node, _indent(step.node.depth)
     kind = step.kind
     if kind == "enter":
         role = {MAX: "MAX", CHANCE: "chance"}.get(node.role, "MIN")
@@ -186,7 +198,7 @@ def _step_line(model: GameModel, step, windows: bool) -> Line:
         probability = f" (p={value_text(node.probability)})" if node.probability is not None else ""
         return Line(f"{indent}{label(model, node)}{probability}: {value_text(step.value)}{what}",
                     "leaf")
-    inner = "  " * (node.depth + 1)
+    inner = _indent(node.depth + 1)
     if kind == "alpha":
         return Line(f"{inner}{_name(model, node)}: α = {value_text(step.value)}", "value")
     if kind == "beta":

@@ -75,6 +75,9 @@ def _count(node: SearchNode) -> int:
 
 TEXT_DEPTH = 200
 """Levels the text tree shows when no depth is given: each level indents by three columns."""
+INDENTED_LEVELS = 30
+"""The deepest level indented further: a node below it is drawn at that level's indentation,
+its line starting with its ply (``[ply 31]``), so a deep tree's lines stay readable."""
 
 
 PRUNED_SHOWN = 20
@@ -119,11 +122,14 @@ def text_tree(model: GameModel, search: RecordedSearch, depth: int | None = None
             lines.append(f"{prefix}{branch}{entry} (pruned)")
             continue
         mark = " ★" if id(entry) in pv else ""
-        lines.append(f"{prefix}{branch}{_symbol(entry)} {_title(model, entry)} = "
+        ply = f"[ply {level}] " if level > INDENTED_LEVELS else ""
+        lines.append(f"{prefix}{branch}{ply}{_symbol(entry)} {_title(model, entry)} = "
                      f"{_value(entry)}{mark}")
         if entry.children or entry.pruned:
             if level >= shown:
                 hidden += _count(entry) - 1
+            elif level >= INDENTED_LEVELS:
+                push(entry, prefix, level + 1)
             else:
                 push(entry, prefix + ("   " if last else "│  "), level + 1)
     if hidden:
