@@ -264,6 +264,42 @@ def test_the_search_to_watch_is_explain_json():
     assert {k: v for k, v in found.items() if k not in ("generation", "played")} == expected
 
 
+FAULTY = {  # found by a fuzzer of the API on random games: each answered unlike the CLI
+    "nomoves": "game nomoves\nplayers A max, B min\nstate\n  t: 0..2 = 0\n"
+               "move go when t == 0 { t += 1 }\nterminal t == 2\nutility 0\n",
+    "bounds": "game bounds\nplayers A max, B min\nstate\n  t: 0..2 = 0\nmove go { t += 1 }\n"
+              "terminal t == 1\nutility 2 * t\nbounds -1..1\n",
+    "located": "game located\nplayers A max, B min\nstate\n  t: 0..1 = 0\n  n: 0..3 = 1\n"
+               "move go {\n  t += 1\n  n -= 2\n}\nterminal t == 1\nutility 0\n",
+}
+
+
+@pytest.mark.parametrize(("name", "where"), [("nomoves", (6, 10)), ("bounds", (7, 9)),
+                                             ("located", (8, 3))])
+def test_a_fault_of_the_rules_is_the_cli_error_object_at_the_same_line(tmp_path, name, where):
+    """A position without moves and an end outside the bounds were a "solver" error without a
+    line, and a value outside its range was placed at its move's header with no moves: the
+    API now restates each fault as every command does (commands/faults.py)."""
+    path = tmp_path / f"{name}.game"
+    path.write_text(FAULTY[name], encoding="utf-8")
+    expected = cli_json("analyze", str(path))
+    assert (expected["error"], expected["moves"]) == ("runtime", ["go"])
+    assert (expected["diagnostics"][0]["line"], expected["diagnostics"][0]["column"]) == where
+    session = Session(FAULTY[name], str(path), {})
+    with TestClient(create_app(session, ["testserver"])) as client:
+        for _ in range(600):  # the first asks for the strong solve, which fails
+            answer = client.get("/api/analysis")
+            if answer.status_code != 200:
+                break
+            time.sleep(0.05)
+        explained = client.get("/api/explain")
+        job = client.get("/api/jobs/1").json()
+    for found in (answer, explained):
+        assert found.status_code == 422
+        assert found.json() == expected
+    assert job["state"] == "failed" and job["message"] == expected["message"]
+
+
 def test_an_illegal_move_is_the_cli_error_object():
     with served("tictactoe") as client:
         answer = client.get("/api/position", params={"moves": "place(1,1) place(1,1)"})

@@ -209,8 +209,9 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
             model = loaded.model
             shown = algorithm or ("expectiminimax" if model.has_chance else "alphabeta")
             start = session.rules(session.replay, model, moves)
-            search = explain_search(model, shown, state=start, before=moves,
-                                    max_steps=session.max_steps, timeout=session.timeout)
+            with session.restating(model, moves):
+                search = explain_search(model, shown, state=start, before=moves,
+                                        max_steps=session.max_steps, timeout=session.timeout)
             return {"generation": loaded.generation, "played": moves,
                     **explanation_json(model, search, shown, session.max_steps)}
 

@@ -25,14 +25,16 @@ import itertools
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from plies.commands.analysis import ANALYZE_POSITIONS, analysis_of, analyze, game_errors, outlook
+from plies.commands.faults import restated
 from plies.commands.play import within
-from plies.errors import PliesError
+from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source
-from plies.solvers import SolverError
+from plies.solvers import NoMovesError, SolverError, UtilityOutOfBoundsError
 from plies.solvers.graph import SolveStoppedError, TooManyPositionsError
 from plies.solvers.limits import SearchStopped
 from plies.solvers.protocol import MAX, MIN
@@ -184,6 +186,18 @@ class Session:
         return state
 
     @staticmethod
+    @contextmanager
+    def restating(model, before: list[str]):
+        """A fault of the rules met inside (a rule failing, a position without moves, an end
+        or estimate outside the bounds) reported as ``validate --explore`` reports it, where
+        it is found again from the position after ``before``: at the rule's line, with the
+        shortest moves, as every command of the CLI reports it (``commands/faults.py``)."""
+        try:
+            yield
+        except (GameRuntimeError, NoMovesError, UtilityOutOfBoundsError) as met:
+            raise restated(model, met, before) from None
+
+    @staticmethod
     def mapped(model, moves: list[str], function, *args):
         """``function(*args)`` with a failure of the game's rules reported at its line, as
         the CLI reports it, after ``moves``."""
@@ -220,8 +234,9 @@ class Session:
             if loaded.solution is not None:  # it was quick
                 return self.analysis(loaded, moves)
         try:
-            found = analyze(model, moves, max_positions=self.max_positions,
-                            timeout=self.timeout)
+            with self.restating(model, moves):
+                found = analyze(model, moves, max_positions=self.max_positions,
+                                timeout=self.timeout)
         except SolveStoppedError as error:
             return {"analysis": None, "source": None, "judged": [], "pending": None,
                     "error": {"error": "solver", "message": f"error: {error}",
@@ -275,7 +290,7 @@ class Session:
             return
         model = loaded.model
         try:
-            with game_errors(model, []):
+            with self.restating(model, []), game_errors(model, []):
                 solution = strong_solve(model, max_positions=self.max_positions,
                                         progress=progress, cancel=job.cancel)
         except SolveStoppedError:  # only a cancel stops it: it has no time limit
