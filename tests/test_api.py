@@ -56,6 +56,21 @@ def test_a_move_read_from_its_text_is_made_as_the_game_makes_it(name):
         state = game.result(state, chooser.choice(moves))
 
 
+@pytest.mark.parametrize("text", ["place(١,1)", "place(１,1)", "place(0_1,1)", "place(1.0,1)"])
+def test_a_move_argument_is_a_number_as_the_language_writes_one(text):
+    """Python's int() reads other scripts' digits and underscores; a move's text does not (a
+    fuzzer of plies serve sent Arabic-Indic and full-width digits, which were played)."""
+    from typer.testing import CliRunner
+    from plies.cli import app
+    game = plies.load("tictactoe")
+    with pytest.raises(ValueError, match="the arguments of a move are whole numbers"):
+        game.parse_move(text)
+    done = CliRunner().invoke(app, ["solve", "tictactoe", "--from", text])
+    assert done.exit_code == 2
+    assert f"error: --from: '{text}': the arguments of a move are whole numbers" in done.output
+    assert game.parse_move("place(1, -0)") == game.parse_move("place(1,0)")
+
+
 def test_a_move_text_naming_no_one_move_is_refused_by_result():
     game = plies.load_source(TWO_EVENTS, "two.game")
     state = game.result(game.initial_state(), game.parse_move("roll"))

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from plies.frontend.checked import CheckedGame
 
 _MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+_NUMBER = re.compile(r"-?[0-9]+")
 
 
 class IllegalMoveError(PliesError, ValueError):
@@ -118,8 +119,12 @@ class GameModel:
         return self._named
 
     def _parse_arg(self, text: str) -> int:
+        """An argument: a symbol's or player's name, or a whole number written as the
+        language writes one (ASCII digits, not Python's other digits or underscores)."""
         if text in self.facts.symbols:
             return self.facts.symbols[text]
+        if not _NUMBER.fullmatch(text):
+            raise ValueError(text)
         return int(text)
 
     def play(self, state, text: str):
