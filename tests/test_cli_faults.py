@@ -321,6 +321,18 @@ def test_a_search_that_meets_a_repeated_position_says_what_solves_it(games, algo
                              f"prove values of games with cycles)\n{REPEAT_HINT}\n")
 
 
+@pytest.mark.parametrize("command", [["solve", "--algorithm", "alphabeta"], ["explain"],
+                                     ["tree"]])
+def test_a_repeated_position_after_from_is_named_by_the_moves_from_the_start(games, command):
+    """The search's moves from its root were printed alone, where every other message gives
+    the moves from the start: after --from up, the repeat was "up down"."""
+    result = run(*command, "loop.game", "--from", "up", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["moves"] == ["up", "up", "down"]  # from the start; before: up down
+    assert data["message"].startswith("error: position repeats after moves: up up down ")
+
+
 def test_explain_follows_a_game_1500_plies_deep(games):
     result = run("explain", "deep.game", "--max-steps", "5000")
     assert result.exit_code == 0, result.output

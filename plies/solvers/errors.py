@@ -84,6 +84,11 @@ class RepeatedPositionError(SolverError):
             "(the search cannot prove values of games with cycles)"
         )
 
+    def after(self, moves: Sequence[object]) -> RepeatedPositionError:
+        """The same repeat, with ``moves`` (from the start to the search root) before its own:
+        the moves from the start, as every other message gives them."""
+        return type(self)(list(moves) + self.moves)
+
 
 class GameTooDeepError(SolverError):
     """The game goes deeper than the solvers can recurse, without a repeated position.

@@ -300,6 +300,15 @@ def test_a_fault_of_the_rules_is_the_cli_error_object_at_the_same_line(tmp_path,
     assert job["state"] == "failed" and job["message"] == expected["message"]
 
 
+def test_a_repeated_position_is_named_by_the_moves_from_the_start():
+    loop = ("game loop\nplayers A max, B min\nstate\n  n: int = 0\nmove up when n < 2 "
+            "{ n += 1 }\nmove down when n > 0 { n -= 1 }\nterminal false\nutility 0\n")
+    with TestClient(create_app(Session(loop, "loop.game", {}), ["testserver"])) as client:
+        answer = client.get("/api/explain", params={"moves": "up"})
+    assert answer.status_code == 422
+    assert answer.json()["moves"] == ["up", "up", "down"]  # the search's own were "up down"
+
+
 def test_an_illegal_move_is_the_cli_error_object():
     with served("tictactoe") as client:
         answer = client.get("/api/position", params={"moves": "place(1,1) place(1,1)"})

@@ -34,7 +34,7 @@ from plies.commands.faults import restated
 from plies.commands.play import within
 from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source
-from plies.solvers import NoMovesError, SolverError, UtilityOutOfBoundsError
+from plies.solvers import NoMovesError, RepeatedPositionError, SolverError, UtilityOutOfBoundsError
 from plies.solvers.graph import SolveStoppedError, TooManyPositionsError
 from plies.solvers.limits import SearchStopped
 from plies.solvers.protocol import MAX, MIN
@@ -191,11 +191,14 @@ class Session:
         """A fault of the rules met inside (a rule failing, a position without moves, an end
         or estimate outside the bounds) reported as ``validate --explore`` reports it, where
         it is found again from the position after ``before``: at the rule's line, with the
-        shortest moves, as every command of the CLI reports it (``commands/faults.py``)."""
+        shortest moves, as every command of the CLI reports it (``commands/faults.py``); a
+        position repeating with its moves from the start, not from the position searched."""
         try:
             yield
         except (GameRuntimeError, NoMovesError, UtilityOutOfBoundsError) as met:
             raise restated(model, met, before) from None
+        except RepeatedPositionError as met:
+            raise met.after(before) from None
 
     @staticmethod
     def mapped(model, moves: list[str], function, *args):
