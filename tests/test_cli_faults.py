@@ -333,6 +333,30 @@ def test_a_repeated_position_after_from_is_named_by_the_moves_from_the_start(gam
     assert data["message"].startswith("error: position repeats after moves: up up down ")
 
 
+ENDLESS_AFTER_FROM = {
+    "spin": ("game spin\nplayers A max, B min\nstate\n  n: 0..1 = 0\n  done: bool = false\n"
+             "move wait { chance coin }\nmove stop { done = true }\n"
+             "chance coin { heads 1/2 { n = 1 - n }  tails 1/2 { } }\nterminal done\nutility n\n",
+             "wait heads", "after moves: wait heads if the players choose so"),
+    "loopy": ("game loopy\nplayers A max, B min\nstate\n  n: 0..2 = 0\n"
+              "move up when n < 2 { n += 1 }\nmove down when n > 0 { n -= 1 }\n"
+              "terminal false\nutility 0\n", "up", "after moves: up, and its value depends"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS_AFTER_FROM))
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_endless_play_after_from_is_named_by_the_moves_from_the_start(tmp_path, name, command):
+    """Endless play by retrograde analysis or value iteration said "after moves: (start)" for
+    the position --from had reached (found by a fuzzer of --from on random games)."""
+    text, start, said = ENDLESS_AFTER_FROM[name]
+    (tmp_path / "g.game").write_text(text, encoding="utf-8")
+    result = run(command, str(tmp_path / "g.game"), "--from", start, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["moves"] == start.split() and said in data["message"]
+
+
 def test_explain_follows_a_game_1500_plies_deep(games):
     result = run("explain", "deep.game", "--max-steps", "5000")
     assert result.exit_code == 0, result.output

@@ -70,7 +70,19 @@ class EstimateOutOfBoundsError(UtilityOutOfBoundsError):
     what = "heuristic value"
 
 
-class RepeatedPositionError(SolverError):
+class MovesFromRootError(SolverError):
+    """An error about the position after ``moves`` from the search's root (the position a
+    command started at, after its ``--from`` moves)."""
+
+    moves: list
+
+    def after(self, moves: Sequence[object]) -> MovesFromRootError:
+        """The same error with ``moves`` (from the start to the root) before its own: the
+        moves from the start, as every other message gives them."""
+        return type(self)(list(moves) + self.moves)
+
+
+class RepeatedPositionError(MovesFromRootError):
     """The game can return to an earlier position, so the search would never end.
 
     Attributes:
@@ -83,11 +95,6 @@ class RepeatedPositionError(SolverError):
             f"position repeats after moves: {format_moves(self.moves)} "
             "(the search cannot prove values of games with cycles)"
         )
-
-    def after(self, moves: Sequence[object]) -> RepeatedPositionError:
-        """The same repeat, with ``moves`` (from the start to the search root) before its own:
-        the moves from the start, as every other message gives them."""
-        return type(self)(list(moves) + self.moves)
 
 
 class GameTooDeepError(SolverError):

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
 
-from .errors import SolverError, format_moves
+from .errors import MovesFromRootError, format_moves
 from .graph import TERMINAL, PositionGraph
 from .limits import batches, count_work
 from .protocol import CHANCE, MAX, MIN, Move, Value
@@ -58,11 +58,12 @@ MAX_SWEEPS = 1_000_000
 """Value iteration gives up refining after this many sweeps over a component."""
 
 
-class NotStoppingError(SolverError):
+class NotStoppingError(MovesFromRootError):
     """The players can keep a game with chance going forever, which this solver cannot value.
 
     Attributes:
-        moves: A line of moves from the start to a position where they can.
+        moves: A line of moves from the solve's root (the start, or the position after
+            ``--from``) to a position where they can.
     """
 
     def __init__(self, moves: Sequence[Move]) -> None:

@@ -34,18 +34,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .errors import SolverError, format_moves
+from .errors import MovesFromRootError, format_moves
 from .graph import TERMINAL, PositionGraph
 from .limits import batches
 from .protocol import MAX, MIN, Move, Value
 from .remoteness import remoteness
 
 
-class EndlessPlayError(SolverError):
+class EndlessPlayError(MovesFromRootError):
     """A position's value depends on what endless play is worth, and the game does not say.
 
     Attributes:
-        moves: A line of moves from the start to such a position.
+        moves: A line of moves from the solve's root (the start, or the position after
+            ``--from``) to such a position.
     """
 
     def __init__(self, moves: Sequence[Move]) -> None:

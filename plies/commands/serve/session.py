@@ -34,7 +34,7 @@ from plies.commands.faults import restated
 from plies.commands.play import within
 from plies.errors import GameRuntimeError, PliesError
 from plies.game.loader import load_source
-from plies.solvers import NoMovesError, RepeatedPositionError, SolverError, UtilityOutOfBoundsError
+from plies.solvers import MovesFromRootError, NoMovesError, SolverError, UtilityOutOfBoundsError
 from plies.solvers.graph import SolveStoppedError, TooManyPositionsError
 from plies.solvers.limits import SearchStopped
 from plies.solvers.protocol import MAX, MIN
@@ -192,12 +192,12 @@ class Session:
         or estimate outside the bounds) reported as ``validate --explore`` reports it, where
         it is found again from the position after ``before``: at the rule's line, with the
         shortest moves, as every command of the CLI reports it (``commands/faults.py``); a
-        position repeating with its moves from the start, not from the position searched."""
+        position repeating, or play that can go on for ever, with its moves from the start."""
         try:
             yield
         except (GameRuntimeError, NoMovesError, UtilityOutOfBoundsError) as met:
             raise restated(model, met, before) from None
-        except RepeatedPositionError as met:
+        except MovesFromRootError as met:
             raise met.after(before) from None
 
     @staticmethod
