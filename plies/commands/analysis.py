@@ -303,7 +303,8 @@ def _analyze_by_search(model, played, state, started, limit, timeout) -> Analysi
     for move, probability, child in pairs:
         left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
         try:
-            result = model.solve("auto", state=child, timeout=left)
+            result = model.solve("auto", state=child, before=[*played, str(move)],
+                                 timeout=left)
         except RepeatedPositionError:
             raise SolverError(f"the game has more than {limit:,} positions from here and its "
                               "positions repeat, so its moves cannot be searched one by one; "
@@ -434,7 +435,7 @@ def solve_game(model: GameModel, played: list[str] | None = None, algorithm: str
         return _strong_result(model, played, state, options.get("max_nodes"),
                               options.get("timeout"))
     try:
-        result = model.solve(algorithm, state=state, **options)
+        result = model.solve(algorithm, state=state, before=played, **options)
     except RepeatedPositionError:
         if algorithm != "auto" or options.get("depth") is not None:
             raise

@@ -246,8 +246,11 @@ class GameModel:
     # -- solving --
 
     def solve(self, algorithm: str = "auto", *, moves: list[str] | None = None, state=None,
-              **options) -> solvers.SearchResult:
+              before: list[str] | None = None, **options) -> solvers.SearchResult:
         """Solve the game (from ``moves`` or ``state``) with a solver from plies.solvers.
+
+        ``before``: the moves (texts) from the start to ``state``, which a failing rule's
+        moves start with (else they start at ``state``).
 
         Raises:
             GameRuntimeError: the game's own code failed (reported at the game-file line).
@@ -256,7 +259,7 @@ class GameModel:
         moves = list(moves or [])
         if moves:
             state = self.play_all(moves, state)
-        with self.rules_failures(moves, keep=(solvers.SolverError,)):
+        with self.rules_failures(list(before or []) + moves, keep=(solvers.SolverError,)):
             return solvers.solve(self, algorithm, state=state, **options)
 
     @contextmanager
