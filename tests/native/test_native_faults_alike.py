@@ -80,3 +80,16 @@ def test_a_later_move_failing_is_met_before_the_earlier_ones_are_searched(native
     python, natively = failures(native, LATER_MOVE_FAILS, algorithm)
     assert python == natively == (
         "GameRuntimeError", ("index -1 is outside a (0..1)", 7, 35), ["bad(-1)"])
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "minimax"])
+def test_a_rule_failing_after_from_names_the_moves_from_the_start_natively(native, algorithm):
+    """solve's native model dropped the moves to the state searched (``before``), which the
+    Python model puts first."""
+    from plies.backends.native.backend import with_backend
+    from plies.commands.analysis import solve_game
+    from test_cli_faults import WIDE_FAIL
+    model = with_backend(load_source(WIDE_FAIL, "widefail.game"), "native", lambda _: None)
+    with pytest.raises(GameRuntimeError) as failed:
+        solve_game(model, ["go(1)"], algorithm)
+    assert failed.value.moves == ["go(1)"] + ["go(0)"] * 11

@@ -54,14 +54,14 @@ class NativeModel:
 
     def solve(self, algorithm: str = "auto", *, moves=None, state=None, depth=None,
               max_nodes=None, timeout=None, use_table=True, max_table=None, memory=None,
-              deepen=False, progress=None, threads=1, **options):
+              deepen=False, progress=None, threads=1, before=None, **options):
         """As the Python model's ``solve``; ``threads``: threads of the native ``auto`` search
         (lazy SMP, docs/native.md), one for everything else."""
         from plies.backends.native.engine import ALGORITHMS, NativeRefused
         model = self._model
         python = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=use_table,
                       max_table=max_table, memory=memory, deepen=deepen, progress=progress,
-                      **options)
+                      before=before, **options)
         reason = None
         if algorithm not in ALGORITHMS:
             reason = f"{algorithm} runs in Python (native: auto, minimax, expectiminimax)"
@@ -75,9 +75,11 @@ class NativeModel:
         if reason is not None:
             self._notice(f"native: {reason}")
             return model.solve(algorithm, moves=moves, state=state, **python)
-        before = list(moves or [])
-        if before:
-            state = model.play_all(before, state)
+        played = list(moves or [])
+        if played:
+            state = model.play_all(played, state)
+        before = list(before or []) + played  # the moves from the start to ``state``
+        python["before"] = before
         if max_table is not None:  # one thread's table is kept at most 5/8 full; a shared
             # one (threads) fills every slot of its buckets
             most = max_table * self.native.entry_bytes * (8 if threads == 1 else 5) // 5
