@@ -147,8 +147,7 @@ def _reports_errors(command):
         except (PliesError, solvers.SolverError, ValueError) as error:
             deep = isinstance(error, solvers.GameTooDeepError) and "depth" in kwargs
             repeats = isinstance(error, solvers.RepeatedPositionError)
-            if isinstance(error, solvers.MovesFromRootError) and _AT.get() is not None:
-                error = error.after(_AT.get()[1])  # its moves from the start, not from --from's
+            error = _restated(error)  # a line from --from's position: from the start
             _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
                   f"error: {error}" + (" (--depth)" if deep else "")
                   + (f"\n{REPEAT_HINT}" if repeats else ""),

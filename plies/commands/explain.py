@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from plies.game.model import GameModel, value_text
 from plies.solvers.protocol import CHANCE, MAX
-from plies.commands.treeview import preorder, recorded, tree_json
+from plies.commands.treeview import INDENTED_LEVELS, preorder, recorded, tree_json
 from plies.solvers.recording import RecordedSearch, SearchNode
 
 TITLES = {
@@ -171,13 +171,9 @@ def _name(model: GameModel, node: SearchNode) -> str:
     return model.node_name(node.state) or (str(node.move) if node.move is not None else "root")
 
 
-INDENTED_LEVELS = 30
-"""The deepest level indented further: a line below it is indented as that level and starts
-with its ply (``[ply 31]``), so a game hundreds of plies deep keeps lines a reader can follow."""
-
-
 def _indent(depth: int) -> str:
-    """The indentation of a line about a node at ``depth`` (two spaces a level)."""
+    """The indentation of a line about a node at ``depth``: two spaces a level down to
+    ``INDENTED_LEVELS`` (the text tree's), then that level's and the ply (``[ply 31]``)."""
     if depth <= INDENTED_LEVELS:
         return "  " * depth
     return "  " * INDENTED_LEVELS + f"[ply {depth}] "

@@ -10,14 +10,17 @@ the hint, and the shortest moves. The walk is bounded (``SEARCH_POSITIONS``,
 command met it.
 
 The faults: a rule that fails (``runtime``), a position that is not terminal without a legal
-move (``no-moves``), a utility outside the bounds (``utility-bounds``).
+move (``no-moves``), a utility outside the bounds (``utility-bounds``). A search's report about
+a line from its root (a position repeating, play that can go on for ever) is given the moves
+from the start to that root, as every other report has them.
 """
 
 from __future__ import annotations
 
 from plies.commands.explore import Finding, finding_at, first_finding
 from plies.errors import GameRuntimeError
-from plies.solvers.errors import EstimateOutOfBoundsError, NoMovesError, UtilityOutOfBoundsError
+from plies.solvers.errors import (EstimateOutOfBoundsError, MovesFromRootError, NoMovesError,
+                                  UtilityOutOfBoundsError)
 from plies.solvers.limits import SearchStopped
 
 SEARCH_POSITIONS = 100_000
@@ -32,9 +35,12 @@ def restated(model, error: Exception, before: list[str]) -> Exception:
     Args:
         model: The game (its Python model: the walk runs the generated Python rules).
         error: What the command met: a GameRuntimeError, NoMovesError or
-            UtilityOutOfBoundsError (any other error is returned as it is).
+            UtilityOutOfBoundsError, or a MovesFromRootError (its moves put after
+            ``before``); any other error is returned as it is.
         before: The moves (texts) from the start to the position the command started at.
     """
+    if isinstance(error, MovesFromRootError):
+        return error.after(before)
     if isinstance(error, GameRuntimeError):
         code, message, line = "runtime", error.diagnostic.message, error.diagnostic.line
     elif isinstance(error, NoMovesError):

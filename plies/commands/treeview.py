@@ -76,8 +76,9 @@ def _count(node: SearchNode) -> int:
 TEXT_DEPTH = 200
 """Levels the text tree shows when no depth is given: each level indents by three columns."""
 INDENTED_LEVELS = 30
-"""The deepest level indented further: a node below it is drawn at that level's indentation,
-its line starting with its ply (``[ply 31]``), so a deep tree's lines stay readable."""
+"""The deepest level indented further, in the text tree and in ``explain``: a node below it is
+drawn at that level's indentation, its line starting with its ply (``[ply 31]``), so the lines
+of a game hundreds of plies deep stay readable."""
 
 
 PRUNED_SHOWN = 20

@@ -131,7 +131,7 @@ def key_parts(game: ir.Game, whole: bool | None = None, unknown: int | None = No
     if unknown is None:
         narrowest = key_parts(game, whole, UNKNOWN_BITS[-1])
         if all(slot.holds is not None for slot in game.slots):
-            return narrowest
+            return narrowest  # no field to widen
         return next(parts for bits in UNKNOWN_BITS
                     if same_entry(parts := key_parts(game, whole, bits), narrowest))
     if whole is None:

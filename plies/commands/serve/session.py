@@ -195,10 +195,9 @@ class Session:
         position repeating, or play that can go on for ever, with its moves from the start."""
         try:
             yield
-        except (GameRuntimeError, NoMovesError, UtilityOutOfBoundsError) as met:
+        except (GameRuntimeError, NoMovesError, UtilityOutOfBoundsError,
+                MovesFromRootError) as met:
             raise restated(model, met, before) from None
-        except MovesFromRootError as met:
-            raise met.after(before) from None
 
     @staticmethod
     def mapped(model, moves: list[str], function, *args):
