@@ -24,7 +24,8 @@ from importlib import resources
 
 from plies.lowering import ir
 from plies.lowering.fold import cannot_fail
-from plies.solvers.search import NULL_WINDOW_SPAN, SMALL_FIRST, SMALL_SAVING, SMALL_WORK
+from plies.solvers.search import (ETC_WORK, NULL_WINDOW_SPAN, SMALL_FIRST, SMALL_SAVING,
+                                  SMALL_WORK)
 from plies.solvers.symmetry import SYMMETRY_PLIES
 from plies.lowering.ir import Unsupported
 
@@ -609,6 +610,7 @@ class CEmitter:
             f"#define SMALL_WORK {SMALL_WORK}",
             f"#define SMALL_SAVING_NUM {SMALL_SAVING.numerator}",
             f"#define SMALL_SAVING_DEN {SMALL_SAVING.denominator}",
+            f"#define ETC_WORK {ETC_WORK}",
             f"#define KEY_WORDS {self.key[-1][1][0] + 1}",
             f"#define SYMMETRIES {len(game.symmetries)}",
             f"#define SYMMETRY_PLIES {SYMMETRY_PLIES}",

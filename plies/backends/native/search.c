@@ -320,6 +320,40 @@ static inline void count_stored(int ply, int64_t work)
                   && hit * total * SMALL_SAVING_DEN < SMALL_SAVING_NUM * (hit + first) * first;
 }
 
+/* ENHANCED TRANSPOSITION CUTOFFS, as settling_child() in plies/solvers/search.py (Plaat,
+   Schaeffer, Pijls and de Bruin 1996): below the root, where the children's subtrees are large
+   (their ply's first SMALL_FIRST states stored took ETC_WORK nodes each or more, or it has
+   not stored that many yet), the table is asked for every child before any is searched; a
+   child whose proved bound already settles the node (MAX: a lower bound at least beta; MIN:
+   an upper bound at most alpha) settles it without a search. The keys are made for all the
+   children at once, so that their misses overlap, and the search below uses them. In
+   Connect Four the same position is often reached by another order of the same drops, and
+   a cut-off found there saves a child's whole search: 7x5 11% fewer nodes, 6x5 11%. */
+static inline int looks_ahead(int ply)  /* ply: the children's */
+{
+    if (!use_table || ply >= MAX_PLY || me->small[ply].untabled) return 0;
+    const struct small *c = &me->small[ply];
+    return c->stored < SMALL_FIRST || c->work >= (int64_t)ETC_WORK * SMALL_FIRST;
+}
+
+/* the place in the order of the first child whose entry settles the node, its bound in *v;
+   -1 for none */
+static int settling_child(ply_t *p, int count, int maximizing, value_t alpha, value_t beta,
+                          value_t *v)
+{
+    for (int k = 0; k < count; k++) key_of(&p->buf[p->order[k]].st, &p->keys[k]);
+    for (int k = 0; k < count; k++) {
+        const struct lookup *c = &p->keys[k];
+        known_t known;
+        if (!c->keyed || !probe(c->key, c->hash, &known, NULL)) continue;
+        if (maximizing ? known.lower >= beta : known.upper <= alpha) {
+            *v = maximizing ? known.lower : known.upper;
+            return k;
+        }
+    }
+    return -1;
+}
+
 #if SYMMETRIES
 /* SYMMETRY, as plies/solvers/symmetry.py: near the root (ply < SYMMETRY_PLIES), the game's
    rearrangements that leave the state as it is; a child that one of them makes of an earlier
@@ -478,6 +512,20 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
            cut node a key and a miss for every child it never searches (Connect Four 6x5:
            6.4 s against 6.9 s, medians of four) */
         int keys_made = 0, child_tabled = tabled(ply + 1);
+        int settling = -1;
+        if (ply && count > 1 && looks_ahead(ply + 1)) {
+            keys_made = count;
+            settling = settling_child(p, count, maximizing, alpha, beta, &v);
+        }
+        if (settling >= 0) {  /* ENHANCED TRANSPOSITION CUTOFFS: counted as a hit and a cut */
+            best_index = p->order[settling];
+            me->hits++;
+            me->cutoffs++;
+            p->killer_known = 1;
+            p->killer_kind = p->buf[best_index].kind;
+            memcpy(p->killer_args, p->buf[best_index].args, sizeof(p->killer_args));
+            goto searched;
+        }
         /* with threads, a child another thread is searching waits for a second pass (by
            then its value is often in the table), unless it is the first (ABDADA's rule): a
            thread that left the first child to another would search the others with a window
