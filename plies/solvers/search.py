@@ -302,6 +302,7 @@ def search(
         """
         nonlocal nodes, leaves, cutoffs, hits, estimates, immediate, next_check, line
         visited = nodes
+        settling = None  # ENHANCED TRANSPOSITION CUTOFFS: the child whose entry settled it
         entry = key = None
         best = -1  # the position of the table's best move among the children
         ply = top - depth
@@ -412,7 +413,6 @@ def search(
                     alpha = v
             elif v < beta:
                 beta = v
-            settling = None
             if ply and len(searched) > 1 and looks_ahead(ply + 1):
                 settling = settling_child(searched, maximizing, alpha, beta)
             if settling is not None:  # ENHANCED TRANSPOSITION CUTOFFS: a hit and a cut-off
@@ -447,7 +447,8 @@ def search(
         if tabled:
             store(key, entry, maximizing, v, alpha_in, beta_in, estimates == estimates_before,
                   depth, best_index, nodes - visited)
-            count_stored(ply, nodes - visited)
+            if settling is None:  # its work is not its subtree's (looks_ahead)
+                count_stored(ply, nodes - visited)
         # A fail-low's best move (MAX; a fail-high's for MIN) only has the best bound, unless
         # the bound is the utility bound: then it is exact.
         if v > alpha_in or v <= low if maximizing else v < beta_in or v >= high:
@@ -489,7 +490,9 @@ def search(
     def looks_ahead(ply: int) -> bool:
         """ENHANCED TRANSPOSITION CUTOFFS: whether a node asks the table for its children at
         ``ply`` before searching them: their subtrees are large (the ply's first SMALL_FIRST
-        states stored took ETC_WORK nodes each or more, or it has not stored that many)."""
+        states stored took ETC_WORK nodes each or more, or it has not stored that many). A
+        node that a child's entry settles is stored, but not counted among its ply's first
+        states: its work is not its subtree's."""
         if table is None or top != UNLIMITED or ply in untabled:
             return False
         counts = stored.get(ply)

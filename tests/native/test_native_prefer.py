@@ -102,8 +102,8 @@ def test_random_positions_count_the_same_nodes(native, name, params, extra, move
 @pytest.mark.parametrize(("name", "params", "extra", "table", "plain", "ordered"), [
     ("tictactoe", {}, OPEN_LINES, True, 2_260, 1_203),
     ("tictactoe", {}, OPEN_LINES, False, 4_288, 2_409),
-    ("connect4", dict(width=5, height=4), THREES, True, 95_401, 78_323),
-    ("connect4", dict(width=5, height=4), None, True, 95_401, 77_681),
+    ("connect4", dict(width=5, height=4), THREES, True, 95_111, 77_962),
+    ("connect4", dict(width=5, height=4), None, True, 95_111, 77_262),
 ])
 def test_the_order_pays_in_both_back_ends(native, name, params, extra, table, plain, ordered):
     for model, nodes in ((load_source(without_prefer(name), f"{name}.game", **params), plain),
