@@ -328,9 +328,9 @@ static inline void count_stored(int ply, int64_t work)
    an upper bound at most alpha) settles it without a search. Such a node is stored, but not
    counted among its ply's first states for SMALL SUBTREES: its work is not its subtree's.
    The keys are made for all the children at once, so that their misses overlap, and the
-   search below uses them. In
-   Connect Four the same position is often reached by another order of the same drops, and
-   a cut-off found there saves a child's whole search: 7x5 11% fewer nodes, 6x5 11%. */
+   search below uses them. In Connect Four the same position is often reached by another
+   order of the same drops, and a cut-off found there saves a child's whole search: 6x5 and
+   7x5 11% fewer nodes, 6x6 24%, 6-10% less time (docs/performance.md, session 35). */
 static inline int looks_ahead(int ply)  /* ply: the children's */
 {
     if (!use_table || ply >= MAX_PLY || me->small[ply].untabled) return 0;
