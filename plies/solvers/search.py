@@ -505,19 +505,23 @@ def search(
         child)`` whose entry settles the node (MAX: a lower bound at least beta; MIN: an upper
         bound at most alpha), as ``(its bound, position, move)``, or None."""
         for index, move, child in searched:
-            key = child
-            if packed:
-                try:
-                    key = bytes(child)
-                except (TypeError, ValueError):  # a slot outside 0..255: the state is the key
-                    key = child
-            entry = table_get(key)
+            entry = table_get(table_key(child))
             if entry is None:
                 continue
             lower, upper = entry[0], entry[1]
             if lower >= beta if maximizing else upper <= alpha:
                 return (lower if maximizing else upper), index, move
         return None
+
+    def table_key(state: State):
+        """The state's key in the table (``value`` makes it inline, as a node's first step):
+        its bytes where the table packs states, else the state."""
+        if packed:
+            try:
+                return bytes(state)
+            except (TypeError, ValueError):  # a slot outside 0..255
+                pass
+        return state
 
     def count_hit(ply: int) -> None:
         """SMALL SUBTREES: a hit at ``ply`` that settled its state."""
