@@ -109,15 +109,15 @@ end) keeps its table. Both back ends do it, and count the same nodes."""
 
 ETC_WORK = 128
 """ENHANCED TRANSPOSITION CUTOFFS (Plaat, Schaeffer, Pijls and de Bruin 1996), without a depth
-limit: below the root, a node whose children's ply searches large subtrees (its first
-SMALL_FIRST states stored took at least ETC_WORK nodes each, or it has not stored that many
-yet) asks the table for every child before searching any, and a child whose entry settles the
-node (MAX: a lower bound at least beta; MIN: an upper bound at most alpha) settles it without a
-search: the position was reached before by another order of moves. Counted as a hit and a
-cut-off, stored, and left out of its ply's SMALL SUBTREES counts. Connect Four natively: 7x5
-71.1 to 63.3 million nodes in 0.92 of the time, 6x5 7.4 to 6.6 million, 6x6 139.9 to 106.8
-million; Kalah 4/4 6% more (docs/performance.md, session 35). Both back ends do it, node for
-node."""
+limit: below the root, a node whose children's ply searches large subtrees (the states it has
+stored, up to its first SMALL_FIRST, took at least ETC_WORK nodes each on average) asks the
+table for every child before searching any, and a child whose entry settles the node (MAX: a
+lower bound at least beta; MIN: an upper bound at most alpha) settles it without a search: the
+position was reached before by another order of moves. Counted as a hit and a cut-off, stored,
+and left out of its ply's SMALL SUBTREES counts. Connect Four natively: 7x5 71.1 to 63.3
+million nodes in 0.92 of the time, 6x5 7.4 to 6.6 million, 6x6 139.9 to 115.3 million; nothing
+on tic-tac-toe, whose subtrees are small (docs/performance.md, session 35). Both back ends do
+it, node for node."""
 
 
 def auto(
@@ -491,14 +491,14 @@ def search(
 
     def looks_ahead(ply: int) -> bool:
         """ENHANCED TRANSPOSITION CUTOFFS: whether a node asks the table for its children at
-        ``ply`` before searching them: their subtrees are large (the ply's first SMALL_FIRST
-        states stored took ETC_WORK nodes each or more, or it has not stored that many). A
+        ``ply`` before searching them: their subtrees are large (the states the ply has
+        stored, up to its first SMALL_FIRST, took ETC_WORK nodes each or more on average). A
         node that a child's entry settles is stored, but not counted among its ply's first
         states: its work is not its subtree's."""
         if table is None or top != UNLIMITED or ply in untabled:
             return False
         counts = stored.get(ply)
-        return counts is None or counts[0] < SMALL_FIRST or counts[1] >= ETC_WORK * SMALL_FIRST
+        return counts is not None and counts[0] > 0 and counts[1] >= ETC_WORK * counts[0]
 
     def settling_child(searched: list, maximizing: bool, alpha, beta):
         """ENHANCED TRANSPOSITION CUTOFFS: the first of the children ``(position, move,

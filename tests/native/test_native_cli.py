@@ -18,7 +18,7 @@ def test_solve_native_gives_python_answer(native):
     result = run("solve", "connect4", "-p", "width=4", "-p", "height=4", "--json",
                  "--backend", "native")
     assert result.exit_code == 0, result.output
-    for field in ('"value": 0', '"best_move": "drop(1)"', '"nodes": 15262'):
+    for field in ('"value": 0', '"best_move": "drop(1)"', '"nodes": 16612'):
         assert field in result.stdout and field in python.stdout
 
 

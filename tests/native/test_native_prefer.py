@@ -100,10 +100,10 @@ def test_random_positions_count_the_same_nodes(native, name, params, extra, move
 
 
 @pytest.mark.parametrize(("name", "params", "extra", "table", "plain", "ordered"), [
-    ("tictactoe", {}, OPEN_LINES, True, 2_260, 1_203),
+    ("tictactoe", {}, OPEN_LINES, True, 2_297, 1_205),
     ("tictactoe", {}, OPEN_LINES, False, 4_288, 2_409),
-    ("connect4", dict(width=5, height=4), THREES, True, 95_111, 77_962),
-    ("connect4", dict(width=5, height=4), None, True, 95_111, 77_262),
+    ("connect4", dict(width=5, height=4), THREES, True, 96_657, 80_739),
+    ("connect4", dict(width=5, height=4), None, True, 96_657, 79_929),
 ])
 def test_the_order_pays_in_both_back_ends(native, name, params, extra, table, plain, ordered):
     for model, nodes in ((load_source(without_prefer(name), f"{name}.game", **params), plain),

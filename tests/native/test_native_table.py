@@ -83,8 +83,8 @@ def test_the_table_keeps_within_its_budget(native, memory):
 
 
 @pytest.mark.parametrize(("params", "memory", "nodes"), [
-    (dict(width=5, height=4), 20_000, 120_235), (dict(width=6, height=4), 50_000, 1_691_564),
-    (dict(width=4, height=5), 20_000, 57_973)])
+    (dict(width=5, height=4), 20_000, 122_590), (dict(width=6, height=4), 50_000, 1_720_370),
+    (dict(width=4, height=5), 20_000, 60_960)])
 def test_a_full_table_forgets_in_place_keeping_every_entry_findable(native, params, memory,
                                                                    nodes):
     # The table forgets its cheaper half in place (make_room moves each kept entry back to the

@@ -322,20 +322,20 @@ static inline void count_stored(int ply, int64_t work)
 
 /* ENHANCED TRANSPOSITION CUTOFFS, as settling_child() in plies/solvers/search.py (Plaat,
    Schaeffer, Pijls and de Bruin 1996): below the root, where the children's subtrees are large
-   (their ply's first SMALL_FIRST states stored took ETC_WORK nodes each or more, or it has
-   not stored that many yet), the table is asked for every child before any is searched; a
+   (the states their ply has stored, up to its first SMALL_FIRST, took ETC_WORK nodes each or
+   more on average), the table is asked for every child before any is searched; a
    child whose proved bound already settles the node (MAX: a lower bound at least beta; MIN:
    an upper bound at most alpha) settles it without a search. Such a node is stored, but not
    counted among its ply's first states for SMALL SUBTREES: its work is not its subtree's.
    The keys are made for all the children at once, so that their misses overlap, and the
    search below uses them. In Connect Four the same position is often reached by another
    order of the same drops, and a cut-off found there saves a child's whole search: 6x5 and
-   7x5 11% fewer nodes, 6x6 24%, 6-10% less time (docs/performance.md, session 35). */
+   7x5 11% fewer nodes, 6x6 18%, 6-10% less time (docs/performance.md, session 35). */
 static inline int looks_ahead(int ply)  /* ply: the children's */
 {
     if (!use_table || ply >= MAX_PLY || me->small[ply].untabled) return 0;
     const struct small *c = &me->small[ply];
-    return c->stored < SMALL_FIRST || c->work >= (int64_t)ETC_WORK * SMALL_FIRST;
+    return c->stored && c->work >= (int64_t)ETC_WORK * c->stored;
 }
 
 /* the place in the order of the first child whose entry settles the node, its bound in *v;
