@@ -280,6 +280,9 @@ def search(
     killers: dict[int, object] = {}  # remaining depth (a ply) -> the move that last cut off
     stored: dict[int, list] = {}  # SMALL SUBTREES: ply -> [states stored, their nodes, hits]
     untabled: set[int] = set()  # the plies searched without the table
+    # ENHANCED TRANSPOSITION CUTOFFS: the plies whose states stored so far (up to their first
+    # SMALL_FIRST) took ETC_WORK nodes each or more on average, with the table (count_stored)
+    ahead: set[int] = set()
     nodes = leaves = cutoffs = hits = estimates = immediate = 0
     line = None  # principal line of the state valued last, as (move, rest) pairs
     top = UNLIMITED  # the remaining depth at the root
@@ -415,7 +418,7 @@ def search(
                     alpha = v
             elif v < beta:
                 beta = v
-            if ply and len(searched) > 1 and looks_ahead(ply + 1):
+            if ply and len(searched) > 1 and ply + 1 in ahead:
                 settling = settling_child(searched, maximizing, alpha, beta)
             if settling is not None:  # ENHANCED TRANSPOSITION CUTOFFS: a hit and a cut-off
                 v, best_index, best_move = settling
@@ -449,7 +452,7 @@ def search(
         if tabled:
             store(key, entry, maximizing, v, alpha_in, beta_in, estimates == estimates_before,
                   depth, best_index, nodes - visited)
-            if settling is None:  # its work is not its subtree's (looks_ahead)
+            if settling is None:  # its work (the children made) is not a subtree's
                 count_stored(ply, nodes - visited)
         # A fail-low's best move (MAX; a fail-high's for MIN) only has the best bound, unless
         # the bound is the utility bound: then it is exact.
@@ -489,17 +492,6 @@ def search(
         order = sorted(range(len(children)), key=numbers.__getitem__, reverse=maximizing)
         return [children[k] for k in order]
 
-    def looks_ahead(ply: int) -> bool:
-        """ENHANCED TRANSPOSITION CUTOFFS: whether a node asks the table for its children at
-        ``ply`` before searching them: their subtrees are large (the states the ply has
-        stored, up to its first SMALL_FIRST, took ETC_WORK nodes each or more on average). A
-        node that a child's entry settles is stored, but not counted among its ply's first
-        states: its work is not its subtree's."""
-        if table is None or top != UNLIMITED or ply in untabled:
-            return False
-        counts = stored.get(ply)
-        return counts is not None and counts[0] > 0 and counts[1] >= ETC_WORK * counts[0]
-
     def settling_child(searched: list, maximizing: bool, alpha, beta):
         """ENHANCED TRANSPOSITION CUTOFFS: the first of the children ``(position, move,
         child)`` whose entry settles the node (MAX: a lower bound at least beta; MIN: an upper
@@ -535,7 +527,9 @@ def search(
 
     def count_stored(ply: int, work: int) -> None:
         """SMALL SUBTREES: a state searched with the table at ``ply``, and the nodes it took;
-        at the ply's SMALL_FIRST-th, whether the ply keeps the table."""
+        at the ply's SMALL_FIRST-th, whether the ply keeps the table. Until then, whether a
+        node asks the table for its children at ``ply`` before searching them (ENHANCED
+        TRANSPOSITION CUTOFFS, ``ahead``): their subtrees are large."""
         if top != UNLIMITED:
             return
         counts = stored.get(ply)
@@ -546,9 +540,13 @@ def search(
         counts[0] += 1
         counts[1] += work
         first, total, hit = counts
+        if total >= ETC_WORK * first:
+            ahead.add(ply)
+        else:
+            ahead.discard(ply)
         if first == SMALL_FIRST and total < SMALL_WORK * first \
                 and hit * total < SMALL_SAVING * (hit + first) * first:
-            untabled.add(ply)
+            untabled.add(ply)  # never one of ``ahead``: its states took fewer than SMALL_WORK
 
     def store(key, entry, maximizing, v, alpha, beta, proved: bool, depth: int, best,
               work: int) -> None:

@@ -158,6 +158,13 @@ static void prefer_order(ply_t *p, int ply, int from, int count, int maximizing)
 }
 #endif
 
+static inline void remember_killer(ply_t *p, const child_t *c)  /* c's move cut the node */
+{
+    p->killer_known = 1;
+    p->killer_kind = c->kind;
+    memcpy(p->killer_args, c->args, sizeof(p->killer_args));
+}
+
 static int same_move(const child_t *c, const ply_t *p)
 {
     if (!p->killer_known || c->kind != p->killer_kind) return 0;
@@ -522,9 +529,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
             best_index = p->order[settling];
             me->hits++;
             me->cutoffs++;
-            p->killer_known = 1;
-            p->killer_kind = p->buf[best_index].kind;
-            memcpy(p->killer_args, p->buf[best_index].args, sizeof(p->killer_args));
+            remember_killer(p, &p->buf[best_index]);
             goto searched;
         }
         /* with threads, a child another thread is searching waits for a second pass (by
@@ -565,9 +570,7 @@ static value_t value(const state_t *s, const struct lookup *at, value_t alpha, v
                 note_root(ply, v, best_index);
                 if (maximizing ? v >= beta : v <= alpha) {  /* the player above has better */
                     me->cutoffs++;
-                    p->killer_known = 1;
-                    p->killer_kind = p->buf[i].kind;
-                    memcpy(p->killer_args, p->buf[i].args, sizeof(p->killer_args));
+                    remember_killer(p, &p->buf[i]);
                     goto searched;
                 }
                 if (maximizing) { if (v > alpha) alpha = v; }
