@@ -272,6 +272,22 @@ def test_validate_json(tmp_path):
                      "message": "constant 'unused' is never used", "hint": None}]
 
 
+@pytest.mark.parametrize("ending", ["", "\n", "\n\n  \n"])
+def test_a_syntax_error_at_the_end_of_the_file_spans_nothing_past_it(tmp_path, ending):
+    """The span where the file ends is empty, at the column after its last character: not
+    one column past the line (which an editor would have to clamp)."""
+    game = tmp_path / "e.game"
+    game.write_text("game g\nplayers A max, B min\nstate n: 0..3 = 0\nmove m { n += 1 }\n"
+                    "terminal n == 3\nutility 1 +" + ending)
+    result = run("validate", "--json", str(game))
+    assert result.exit_code == 1
+    [found] = json.loads(result.stdout)
+    assert found["message"] == "expected an expression after '+', found the end of the file"
+    assert (found["line"], found["column"], found["end_line"], found["end_column"]) == \
+        (6, 12, 6, 12)  # "utility 1 +" is 11 characters
+    text = run("validate", str(game)).stderr.splitlines()
+    assert text[-2:] == ["    6 | utility 1 +", "      |            ^"]
+
 def test_validate_missing_file_is_a_usage_error():
     result = run("validate", "no/such.game")
     assert result.exit_code == 2

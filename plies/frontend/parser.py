@@ -583,7 +583,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str, filename: str,
         return recovered
     if at_end:
         line, column = _end_position(text)
-        end_column = column + 1
+        end_column = column  # an empty span where the file ends: nothing is under it
     else:
         end_column = column + max(1, len(str(token))) if token is not None else column + 1
     # The lexer may fail on a token before the tracker sees it, or the parser just after.
