@@ -1153,6 +1153,9 @@ def play(
     db: Annotated[Optional[Path], typer.Option(
         "--db", metavar="FILE", help="Play perfectly and at once from a database written by "
                                      "plies solve --strong.")] = None,
+    from_moves: Annotated[Optional[str], typer.Option(
+        "--from", metavar="MOVES", help="Start from the position after these moves (with --db, "
+                                        "default: where the database starts).")] = None,
 ) -> None:
     """Play a game against the solver. Moves come from the keyboard or a pipe.
 
@@ -1161,13 +1164,19 @@ def play(
     from plies.commands.play import PlaySession, timed_oracle
     model = load(game, **_params(param))
     side = _side(model, side)
-    _start(model, None)  # a rule of `setup` failing: reported at its line, before the game
-    _AT.set((model, []))  # a rule failing in the strong solve is reported as solve reports it
+    if db is not None and from_moves is None:  # a solution of a later position starts there
+        from plies.commands.solution import stored_solution
+        from_moves = " ".join(stored_solution(db).start_moves)
+    moves = _moves(from_moves)
+    # a rule of `setup` or of a --from move failing: reported at its line, before the game;
+    # one failing in the strong solve is reported as solve reports it
+    start = _start(model, from_moves)
     # None when the game is too big or its rules too slow: play then judges by searching
-    oracle = timed_oracle(model, None if db is None else str(db), depth, think)
+    oracle = timed_oracle(model, None if db is None else str(db), depth, think, start, moves)
     _AT.set(None)  # a rule failing later is reported with the moves of the game played
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
-                          manual_chance=chance == "manual", write=typer.echo, oracle=oracle)
+                          manual_chance=chance == "manual", write=typer.echo, oracle=oracle,
+                          start_moves=moves)
     if sys.stdin is None:  # standard input is closed (`<&-`): no answer will come
         lines = iter(())
     else:

@@ -199,6 +199,14 @@ def test_a_failing_render_during_play_names_the_moves_played(games):
         8, 11, "render n, 6 div (n - 2)", "^" * 13, "step step step")
 
 
+def test_a_failing_render_after_from_names_the_moves_from_the_start(games):
+    (games / "steps.game").write_text(STEPS.replace("{more}", "render n, 6 div (n - 2)"))
+    result = run("play", "steps.game", "--from", "step", "--as", "both", input="step\nstep\n")
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n") == steps_fault(
+        8, 11, "render n, 6 div (n - 2)", "^" * 13, "step step step")
+
+
 def test_a_failing_terminal_test_at_the_start_of_play(games):
     (games / "steps.game").write_text(
         STEPS.replace("terminal n == 0", "terminal 6 div (n - 5) > 0").replace("{more}", ""))

@@ -203,3 +203,37 @@ def test_a_game_stops_after_the_move_limit(tmp_path, monkeypatch):
     assert result.stdout.rstrip().splitlines()[-1] == (
         "game stopped: 6 moves were played: plies play stops a game there; the game declares "
         "no value for endless play")
+
+
+def test_play_starts_from_the_position_after_from_moves():
+    result = play("tictactoe", "--from", "place(1,1) place(0,0)",
+                  moves="hint\nplace(2,2)\nundo\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("from the position after place(1,1) place(0,0)\nboard:\n    0 1 2\n"
+                          "  0 O . .\n  1 . X .\n  2 . . .\nX to move\n")
+    assert "hint: place(0,1) (worth 0: draws in 7)" in out  # judged by a solve from there
+    assert "place(2,2) keeps the draw: draws in 7" in out
+    # undo takes back the human's move and the reply, but not the moves of --from
+    assert out.count("  0 O . .\n  1 . X .\n  2 . . .\nX to move") == 2
+    assert "> undo\nnothing to undo\n" in out
+
+
+def test_play_from_an_illegal_move_is_a_usage_error():
+    result = play("tictactoe", "--from", "place(1,1) place(1,1)", moves="quit\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: --from: 'place(1,1)' is not legal after place(1,1); the legal moves are: "
+        "place(0,0) ")
+
+
+def test_undo_before_the_humans_first_move_keeps_the_solvers_move():
+    """undo with no move of the human's to take back took the solver's first move out of the
+    moves played (which faults and repetitions are reported with) and said nothing to undo."""
+    from plies import load
+    from plies.commands.play import PlaySession
+    said: list[str] = []
+    session = PlaySession(load("tictactoe"), human="MIN", write=said.append)
+    assert session.run(iter(["undo", "quit"])) == 0
+    assert "nothing to undo" in said
+    assert session.moves_played() == ["place(0,0)"]

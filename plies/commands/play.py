@@ -67,9 +67,11 @@ def solution_oracle(solution: StrongSolution) -> Callable:
     return judged
 
 
-def play_oracle(model: GameModel, db: str | None = None, depth: int | None = None):
-    """What ``plies play`` judges moves with: the database, else a strong solve of the whole
-    game when it is small enough (and no --depth asks for a short search), else None."""
+def play_oracle(model: GameModel, db: str | None = None, depth: int | None = None,
+                state=None, before: list[str] | None = None):
+    """What ``plies play`` judges moves with: the database, else a strong solve of the game
+    from ``state`` (the position after the moves ``before``; default: the start) when it is
+    small enough (and no --depth asks for a short search), else None."""
     if db is not None and Path(db).is_dir():
         from plies.commands.solution import SolutionDirectory
         stored = SolutionDirectory(db)
@@ -84,8 +86,8 @@ def play_oracle(model: GameModel, db: str | None = None, depth: int | None = Non
         return None
     from plies.commands.analysis import game_errors
     try:
-        with game_errors(model, []):  # a failing rule: reported at its line, as solve does
-            solution = strong_solve(model, max_positions=PLAY_POSITIONS)
+        with game_errors(model, before or []):  # a failing rule: at its line, as in solve
+            solution = strong_solve(model, state, max_positions=PLAY_POSITIONS)
     except (NoMovesError, UtilityOutOfBoundsError):
         raise  # the rules break the protocol somewhere: reported as solve reports it
     except SolverError:  # too big or refused: play judges by searching
@@ -100,7 +102,8 @@ def within(seconds: float, function: Callable, *args):
     return function(*args)
 
 
-def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: float):
+def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: float,
+                 state=None, before: list[str] | None = None):
     """``play_oracle``, or None when its rules' work takes longer than ``seconds`` (play then
     judges by searching).
 
@@ -111,7 +114,7 @@ def timed_oracle(model: GameModel, db: str | None, depth: int | None, seconds: f
             utility outside the bounds.
     """
     try:
-        return within(seconds, play_oracle, model, db, depth)
+        return within(seconds, play_oracle, model, db, depth, state, before)
     except SearchStopped:
         return None
 
@@ -121,8 +124,10 @@ class PlaySession:
 
     def __init__(self, model: GameModel, *, human: str = "MAX", depth: int | None = None,
                  seed: int | None = None, manual_chance: bool = False, think: float = 2.0,
-                 write: Callable[[str], None] = print, oracle: Callable | None = None):
+                 write: Callable[[str], None] = print, oracle: Callable | None = None,
+                 start_moves: list[str] | tuple[str, ...] = ()):
         self.model = model
+        self.start_moves = list(start_moves)  # played before the session: --from
         # A strong solution's answers (play_oracle): every move of a position
         # with its value and remoteness, best first, or None for a position it does not know.
         self.oracle = oracle
@@ -133,6 +138,7 @@ class PlaySession:
         self.manual_chance = manual_chance
         self.write = write
         self.history: list[tuple[object, str, bool]] = []  # (state before, move text, by human)
+        self.fixed = 0  # the first moves of history, --from's, which undo does not take back
         self.seen: Counter = Counter()  # how often each position has occurred in this game
         self.exit_code = 0  # what ``run`` returns when the game does not end: 1 if input ran out
 
@@ -172,6 +178,13 @@ class PlaySession:
         """The game loop of ``run``."""
         model = self.model
         state = self.rule(model.initial_state)
+        for text in self.start_moves:  # the game so far: seen, and in the moves reported
+            self.seen[state] += 1
+            self.history.append((state, text, False))
+            state = self.rule(model.play, state, text)
+        self.fixed = len(self.history)
+        if self.start_moves:
+            self.write(f"from the position after {' '.join(self.start_moves)}")
         self.show(state)
         while not self.rule(model.is_terminal, state):
             self.seen[state] += 1
@@ -386,10 +399,12 @@ class PlaySession:
     # -- helpers --
 
     def undo(self):
-        """Take back moves up to and including the human's last one; the state then, or None."""
-        while self.history:
-            state, _, by_human = self.history.pop()
+        """Take back moves up to and including the human's last one; the state then, or None
+        (nothing taken back) when the human has made no move since the start or --from's."""
+        for k in range(len(self.history) - 1, self.fixed - 1, -1):
+            state, _, by_human = self.history[k]
             if by_human:
+                del self.history[k:]
                 # The positions taken back no longer count as seen; the loop counts ``state``.
                 self.seen = Counter(before for before, _, _ in self.history)
                 return state

@@ -271,6 +271,25 @@ def test_play_from_the_database(tictactoe_db):
     assert wrong.stderr.strip().startswith(f"error: {path} holds tictactoe, not nim")
 
 
+@pytest.mark.parametrize("kind", ["t.db", "t"])  # SQLite, and a solution directory
+def test_play_starts_where_the_database_starts(tmp_path, kind):
+    """A database solved --from a later position: play starts there (it started at the game's
+    start and searched until its positions were in the database); --from still chooses."""
+    path = tmp_path / kind
+    assert run("solve", "tictactoe", "--strong", "--db", str(path),
+               "--from", "place(1,1)").exit_code == 0
+    result = run("play", "tictactoe", "--db", str(path), "--as", "none")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("from the position after place(1,1)\n")
+    assert "O (MIN) plays place(0,0) (draws in 8)" in out
+    assert out.rstrip().endswith("game over: draw (utility 0)")
+    own = run("play", "tictactoe", "--db", str(path), "--from", "place(1,1) place(0,1)",
+              "--as", "none")
+    assert own.stdout.startswith("from the position after place(1,1) place(0,1)\n")
+    assert "X (MAX) plays place(0,0) (wins in 5)" in own.stdout
+
+
 def test_play_hurries_to_win_and_holds_out_when_losing():
     # O blunders at once; X takes the quickest win and says so, move by move.
     result = run("play", "tictactoe", "--as", "MIN",
