@@ -1166,7 +1166,12 @@ def play(
     side = _side(model, side)
     if db is not None and from_moves is None:  # a solution of a later position starts there
         from plies.commands.solution import stored_solution
-        from_moves = " ".join(stored_solution(db).start_moves)
+        stored = stored_solution(db)
+        try:
+            stored.check_fits(model)  # another game's database: said so, not its moves refused
+            from_moves = " ".join(stored.start_moves)
+        finally:
+            stored.close()
     moves = _moves(from_moves)
     # a rule of `setup` or of a --from move failing: reported at its line, before the game;
     # one failing in the strong solve is reported as solve reports it

@@ -437,14 +437,31 @@ def test_a_database_replaces_only_the_same_games_database(tmp_path):
     for _ in range(2):  # the same game's solution: solved again, replaced
         assert run("solve", "nim", "-p", "heaps=[1,2]", "--strong", "--db", str(ttt)) \
             .exit_code == 0
-    for other in (["nim"], ["nim", "-p", "heaps=[2,2]"], ["nim", "-p", "heaps=[1,2]",
-                                                         "--from", "take(0,1)"]):
+    # each refusal names both solutions, the start too ("not this one" where only it differed)
+    for other, ours in ((["nim"], "nim (heaps=[3, 4, 5], misere=false) from the start"),
+                        (["nim", "-p", "heaps=[2,2]"], "nim (heaps=[2, 2], misere=false) from "
+                                                        "the start"),
+                        (["nim", "-p", "heaps=[1,2]", "--from", "take(0,1)"],
+                         "nim (heaps=[1, 2], misere=false) after take(0,1)")):
         result = run("solve", *other, "--strong", "--db", str(ttt))
         assert result.exit_code == 2, other
         assert result.stderr == (f"error: cannot write {ttt}: it holds the solution of nim "
-                                 "(heaps=[1, 2], misere=false), not this one; give another file "
-                                 "name (a database is replaced only by the same game's "
-                                 "solution)\n")
+                                 f"(heaps=[1, 2], misere=false) from the start, not of {ours}; "
+                                 "give another file name (a database is replaced only by the "
+                                 "same solution, solved again)\n")
+
+
+def test_a_solution_directory_of_another_solution_is_refused_as_a_file_is(tmp_path):
+    """solve --strong refused another game's SQLite file with exit code 2 and another's
+    solution directory with 1: both are the --db given, refused before any work."""
+    path = tmp_path / "t"
+    assert run("solve", "nim", "-p", "heaps=[1,2]", "--strong", "--db", str(path)).exit_code == 0
+    result = run("solve", "nim", "--strong", "--db", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {path} holds nim (heaps=[1, 2], misere=false), not nim "
+                             "(heaps=[3, 4, 5], misere=false): give another directory (a "
+                             "solution directory is never reused for another game, parameters "
+                             "or start)\n")
 
 
 NO_MOVES = """game w

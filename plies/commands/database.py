@@ -324,21 +324,25 @@ def check_replaceable(path: str | Path, model, start_moves: list[str]) -> None:
                          "wrote; give another file name, or remove it first") from None
     try:
         params = {name: json_param(value) for name, value in getattr(model, "params", {}).items()}
-        same = (stored.game.name, stored.params, stored.start_moves) == \
-            (model.name, json.loads(json.dumps(params)), list(start_moves))
-        theirs = f"{stored.game.name}" + (f" ({_param_text(stored.params)})"
-                                          if stored.params else "")
+        params = json.loads(json.dumps(params))
+        theirs = _solution_text(stored.game.name, stored.params, stored.start_moves)
+        ours = _solution_text(model.name, params, list(start_moves))
     finally:
         stored.close()
-    if not same:
-        raise UsageError(f"cannot write {path}: it holds the solution of {theirs}"
-                         f"{' from ' + ' '.join(stored.start_moves) if stored.start_moves else ''}"
-                         ", not this one; give another file name (a database is replaced only "
-                         "by the same game's solution)")
+    if theirs != ours:
+        raise UsageError(f"cannot write {path}: it holds the solution of {theirs}, not of "
+                         f"{ours}; give another file name (a database is replaced only by "
+                         "the same solution, solved again)")
 
 
 def _param_text(params: dict) -> str:
     return ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())
+
+
+def _solution_text(name: str, params: dict, start_moves: list[str]) -> str:
+    """"nim (heaps=[1, 2]) after take(0,1)", or "... from the start": what a database holds."""
+    return name + (f" ({_param_text(params)})" if params else "") + \
+        (f" after {' '.join(start_moves)}" if start_moves else " from the start")
 
 
 def write(path: str | Path, model, solution: StrongSolution,
@@ -616,9 +620,8 @@ class SolutionDatabase:
         """
         params = {name: json_param(value) for name, value in model.params.items()}
         if self.info["game"] != model.name or self.params != params:
-            def shown(name, values):
-                return name + (f" ({', '.join(f'{k}={v}' for k, v in values.items())})"
-                               if values else "")
+            def shown(name, values):  # the values as the language writes them (false)
+                return name + (f" ({_param_text(values)})" if values else "")
             raise DatabaseError(f"{self.path} holds {shown(self.info['game'], self.params)}, "
                                 f"not {shown(model.name, params)}")
 

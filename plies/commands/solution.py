@@ -174,6 +174,21 @@ def check_directory_game(model) -> None:
                          "name ending in .db to store an explicit tree's solution")
 
 
+def check_directory_replaceable(path: str | Path, model, start_moves: list[str]) -> None:
+    """Refuse, as a usage error (as an SQLite file is refused: ``check_replaceable``), a
+    directory that holds another solution, before an engine starts; a directory of the same
+    solution is gone on with."""
+    from plies.solvers.tiers import check_identity
+    meta_path = Path(path) / F.METADATA
+    if not meta_path.is_file():
+        return
+    meta = F.read_json(meta_path)  # one that cannot be read is said so by the solve
+    try:
+        check_identity(Path(path), meta, identity(model, start_moves))
+    except F.SolutionDirectoryError as error:
+        raise UsageError(str(error)) from None
+
+
 def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engine=None,
                        progress=None, stop=None, max_positions=None, native: bool = False,
                        notice=None):
@@ -217,6 +232,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
 
     from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
     check_directory_game(model)  # before an engine starts or the C back end is asked
+    check_directory_replaceable(path, model, start_moves)
     asked = workers
     if workers is None:
         workers = workers_default()

@@ -288,6 +288,10 @@ def test_play_starts_where_the_database_starts(tmp_path, kind):
               "--as", "none")
     assert own.stdout.startswith("from the position after place(1,1) place(0,1)\n")
     assert "X (MAX) plays place(0,0) (wins in 5)" in own.stdout
+    # another game's database: said so (its start was refused as nim's --from moves)
+    wrong = run("play", "nim", "--db", str(path), input="quit\n")
+    assert wrong.exit_code == 1
+    assert wrong.stderr.startswith(f"error: {path} holds tictactoe")
 
 
 def test_play_hurries_to_win_and_holds_out_when_losing():
