@@ -200,17 +200,24 @@ def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), mov
     raise typer.Exit(code=code) from None
 
 
-def _start(model, from_moves: str | None):
-    """The position after ``--from`` moves (the initial state without them).
+def _start(model, from_moves: str | None, timeout: float | None = None,
+           option: str = "--timeout"):
+    """The position after ``--from`` moves (the initial state without them), played within
+    the command's ``timeout`` (its ``option``): a costly move stops there, as a search would.
 
     Raises:
         UsageError: a move that is not legal where it is played (exit code 2, in every command).
+        MovesTooSlowError: the moves took longer than ``timeout`` (exit code 1).
     """
+    from plies.game.model import MovesTooSlowError
     moves = from_moves.split() if from_moves else []
     try:
-        state = model.play_all(moves)
+        state = model.play_all(moves, timeout=timeout)
         _AT.set((model, moves))  # a fault met from here is looked for again from here
         return state
+    except MovesTooSlowError as error:
+        raise MovesTooSlowError(f"stopped by timeout: --from: {error} ({option}); {option} S "
+                                "allows more") from None
     except IllegalMoveError:
         state = model.initial_state()
         for i, text in enumerate(moves):  # played again to say after which moves, as query does
@@ -323,7 +330,7 @@ def solve(
     if ranges:
         _sweep_table(game, params, ranges, moves, algorithm, options, as_json)
         return
-    model = _loaded_at(game, params, moves)
+    model = _loaded_at(game, params, moves, timeout)
     if strong and db is not None and _is_solution_directory(db):
         _tier_solve(model, moves, db, as_json, max_nodes, timeout, memory, workers, engine,
                     address, backend or "auto")
@@ -609,7 +616,7 @@ def analyze(
     if ranges:
         _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
         return
-    model = _loaded_at(game, params, moves)
+    model = _loaded_at(game, params, moves, timeout)
     if db is not None:
         from plies.commands.solution import stored_solution
         stored = stored_solution(db)
@@ -674,10 +681,10 @@ def _stored_analysis(stored, moves: list[str]):
         raise UsageError(f"--from: {error}") from None
 
 
-def _loaded_at(game, params, moves):
-    """The game, after checking that the --from moves can be played."""
+def _loaded_at(game, params, moves, timeout: float | None = None):
+    """The game, after checking that the --from moves can be played (within ``timeout``)."""
     model = load(game, **params)
-    _start(model, " ".join(moves))
+    _start(model, " ".join(moves), timeout)
     return model
 
 
@@ -958,7 +965,7 @@ def perft(
     """Count the positions at each depth from the start, to check the rules."""
     budget = _memory(memory) or PERFT_MEMORY
     model = load(game, **_params(param))
-    start = _start(model, from_moves)
+    start = _start(model, from_moves, timeout)
     result = None
     limited = max_nodes is not None or timeout is not None
     native_failed = False
@@ -1175,7 +1182,7 @@ def play(
     moves = _moves(from_moves)
     # a rule of `setup` or of a --from move failing: reported at its line, before the game;
     # one failing in the strong solve is reported as solve reports it
-    start = _start(model, from_moves)
+    start = _start(model, from_moves, think, "--think")
     # None when the game is too big or its rules too slow: play then judges by searching
     oracle = timed_oracle(model, None if db is None else str(db), depth, think, start, moves)
     _AT.set(None)  # a rule failing later is reported with the moves of the game played
@@ -1237,7 +1244,7 @@ def explain(
     from plies.commands.explain import explain as explain_search
     from plies.commands.explain import explanation, explanation_json
     model = load(game, **_params(param))
-    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
+    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves, timeout)
     search = explain_search(model, algorithm, state=start, before=_moves(from_moves),
                             max_steps=max_steps, depth=depth, timeout=timeout)
     if as_json:
@@ -1287,7 +1294,7 @@ def tree(
     if output is not None:
         _check_writable(output)
     model = load(game, **_params(param))
-    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves)
+    algorithm, start = _shown_algorithm(model, algorithm), _start(model, from_moves, timeout)
     if output_format == "efg":
         _efg(model, start, depth, max_nodes, timeout, output, _moves(from_moves))
         return

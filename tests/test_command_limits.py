@@ -236,3 +236,42 @@ def test_the_strong_solve_before_play_is_given_up_after_think_seconds():
     oracle = timed_oracle(model, None, None, 100)
     assert oracle is not None and [str(move) for move, _, _ in oracle(model.initial_state())] \
         == ["go"]
+
+
+# ---- the moves of --from ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["solve"], ["analyze"], ["perft", "--depth", "1"],
+                                     ["tree"], ["explain"]])
+def test_the_moves_of_from_are_played_within_the_timeout(tmp_path, command):
+    """--timeout held in the search but not while the --from moves were played before it: a
+    costly move there ran on for ever."""
+    path = tmp_path / "toil.game"
+    path.write_text(COSTLY["effect"], encoding="utf-8")
+    result = run(*command[:1], str(path), *command[1:], "--from", "go", "--timeout", "0.3")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("error: stopped by timeout: --from: the game's rules took more "
+                             "than 0.3 s to play go (--timeout); --timeout S allows more\n")
+
+
+def test_play_plays_the_moves_of_from_and_judges_a_move_within_think(tmp_path):
+    path = tmp_path / "toil.game"
+    path.write_text(COSTLY["effect"], encoding="utf-8")
+    result = run("play", str(path), "--from", "go", "--think", "0.3")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: stopped by timeout: --from: the game's rules took more "
+                             "than 0.3 s to play go (--think); --think S allows more\n")
+    # the human's move, judged by playing it (it ran on for ever, outside --think)
+    result = runner.invoke(app, ["play", str(path), "--think", "0.3"], input="go\n")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: stopped by timeout: the game's rules took more than 0.3 s "
+                             "(--think) in one step, so play cannot go on; --think S allows "
+                             "more\n")
+
+
+def test_a_library_solve_from_moves_keeps_its_timeout():
+    from plies.game.loader import load_source
+    from plies.game.model import MovesTooSlowError
+    model = load_source(COSTLY["effect"], "toil.game")
+    with pytest.raises(MovesTooSlowError, match="more than 0.3 s to play go$"):
+        model.solve(moves=["go"], timeout=0.3)

@@ -305,7 +305,9 @@ class PlaySession:
         search it completed.
         """
         try:
-            return self.model.solve("auto", state=state, moves=list(moves), depth=self.depth,
+            if moves:  # played within --think, as every rule play runs itself
+                state = self.rule(self.model.play_all, list(moves), state)
+            return self.model.solve("auto", state=state, before=list(moves), depth=self.depth,
                                     timeout=seconds, deepen=True)
         except GameRuntimeError as error:  # its moves start at ``state``: say those before it
             raise GameRuntimeError(error.diagnostic, self.moves_played() + error.moves,

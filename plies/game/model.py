@@ -18,7 +18,7 @@ from plies.errors import Diagnostic, GameRuntimeError, PliesError
 from plies.backends.python.generated import GeneratedCode
 from plies.frontend.span import Span
 from plies.frontend.runtime import RUNTIME, UNMADE, GameFault, Move, MoveTable
-from plies.solvers.limits import SearchStopped
+from plies.solvers.limits import Limits, SearchStopped
 from plies.solvers.protocol import CHANCE, MAX, MIN
 
 if TYPE_CHECKING:
@@ -30,6 +30,11 @@ _NUMBER = re.compile(r"-?[0-9]+")
 
 class IllegalMoveError(PliesError, ValueError):
     """A move that is not legal in the position it was played in."""
+
+
+class MovesTooSlowError(PliesError):
+    """The rules took longer than the time given (``play_all``'s ``timeout``) to play a line
+    of moves."""
 
 
 class GameModel:
@@ -153,20 +158,36 @@ class GameModel:
         what = "outcomes" if self.to_move(state) == CHANCE else "moves"
         raise IllegalMoveError(f"'{text}' is not legal here; the legal {what} are: {listed}")
 
-    def play_all(self, moves: list[str], state=None):
-        """The state after playing ``moves`` (texts) from ``state`` (default: the start).
+    def play_all(self, moves: list[str], state=None, *, timeout: float | None = None):
+        """The state after playing ``moves`` (texts) from ``state`` (default: the start),
+        within ``timeout`` seconds of the rules' work (``limits.count_work``) if given.
 
         Raises:
             IllegalMoveError: a move is not legal where it is played.
             GameRuntimeError: the game's rules failed on the way (at the game-file line).
+            MovesTooSlowError: the rules took longer than ``timeout``.
         """
         played: list[str] = []
+        if timeout is None:
+            return self._played(moves, state, played)
+        try:
+            return self._played_within(timeout, moves, state, played)
+        except SearchStopped:
+            before = f" after {' '.join(played[:-1])}" if len(played) > 1 else ""
+            raise MovesTooSlowError(f"the game's rules took more than {timeout:g} s to play "
+                                    f"{played[-1] if played else 'the start'}{before}") from None
+
+    def _played(self, moves: list[str], state, played: list[str]):
         with self.rules_failures(played, keep=(IllegalMoveError,)):
             state = self.initial_state() if state is None else state
             for text in moves:
                 played.append(text)
                 state = self.play(state, text)
         return state
+
+    def _played_within(self, seconds: float, moves: list[str], state, played: list[str]):
+        Limits(timeout=seconds).first_check()  # the rules' work counts from here
+        return self._played(moves, state, played)
 
     # -- players and values in words --
 
@@ -258,7 +279,7 @@ class GameModel:
         """
         moves = list(moves or [])
         if moves:
-            state = self.play_all(moves, state)
+            state = self.play_all(moves, state, timeout=options.get("timeout"))
         with self.rules_failures(list(before or []) + moves, keep=(solvers.SolverError,)):
             return solvers.solve(self, algorithm, state=state, **options)
 
