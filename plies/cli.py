@@ -32,7 +32,7 @@ from plies.commands.explore import explore as explore_game
 from plies.game.loader import (check_source, display_path, find_game, load, load_source,
                                       parse_param, read_source,
                                       validate_source)
-from plies.game.model import IllegalMoveError, value_text
+from plies.game.model import IllegalMoveError, split_moves, value_text
 from plies.solvers.perft import PERFT_MEMORY
 from plies.solvers.perft import perft as count_positions
 from plies.solvers.table import TABLE_BYTES, format_memory
@@ -210,7 +210,7 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
         MovesTooSlowError: the moves took longer than ``timeout`` (exit code 1).
     """
     from plies.game.model import MovesTooSlowError
-    moves = from_moves.split() if from_moves else []
+    moves = split_moves(from_moves) if from_moves else []
     try:
         state = model.play_all(moves, timeout=timeout)
         _AT.set((model, moves))  # a fault met from here is looked for again from here
@@ -233,7 +233,7 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
 
 def _moves(from_moves: str | None) -> list[str]:
     """The ``--from`` moves as a list of texts."""
-    return from_moves.split() if from_moves else []
+    return split_moves(from_moves) if from_moves else []
 
 
 def _shown_algorithm(model, algorithm: str | None) -> str:
@@ -324,7 +324,7 @@ def solve(
         raise UsageError("--depth limits a search; --strong values every position to the end "
                          "of the game: give one of them")
     params, ranges = parse_params(param)
-    moves = from_moves.split() if from_moves else []
+    moves = split_moves(from_moves) if from_moves else []
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
                    max_table=max_table, memory=_memory(memory))
     if ranges:
@@ -612,7 +612,7 @@ def analyze(
     """
     from plies.commands.analysis import analysis_text, analyze as analyze_position, parse_params
     params, ranges = parse_params(param)
-    moves = from_moves.split() if from_moves else []
+    moves = split_moves(from_moves) if from_moves else []
     if ranges:
         _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
         return
@@ -669,7 +669,7 @@ def query(
 def _stored_moves(stored, from_moves: str | None) -> list[str]:
     """The moves of --from, or without it the position the stored solution starts from (the
     game's start, or the --from of the solve that wrote it)."""
-    return stored.start_moves if from_moves is None else from_moves.split()
+    return stored.start_moves if from_moves is None else split_moves(from_moves)
 
 
 def _stored_analysis(stored, moves: list[str]):

@@ -387,3 +387,21 @@ def test_the_bound_of_a_stopped_search_holds(nodes):
         assert data["bound"] is None
     else:
         assert data["bound"] == "upper" and data["value"] >= 0
+
+
+def test_a_move_of_from_may_have_spaces_inside_its_parentheses():
+    """docs/language.md says a move read back may be written `place(1, 2)`; --from split its
+    text at every space and refused `'place(1,' is not a move`."""
+    from plies.game.model import split_moves
+    assert split_moves(" place(1, 2)  take(3) place (0,0) hold") == \
+        ["place(1,2)", "take(3)", "place(0,0)", "hold"]
+    assert split_moves("place(1, 2") == ["place(1,2"]  # unclosed: refused as one move
+    spaced = run("solve", "tictactoe", "--from", "place(1, 1) place (0, 0)", "--json")
+    plain = run("solve", "tictactoe", "--from", "place(1,1) place(0,0)", "--json")
+    assert spaced.exit_code == 0, spaced.output
+    keep = ("value", "best_move", "principal_variation", "nodes")
+    assert {k: json.loads(spaced.stdout)[k] for k in keep} == \
+        {k: json.loads(plain.stdout)[k] for k in keep}
+    broken = run("solve", "tictactoe", "--from", "place(1, 1")
+    assert broken.exit_code == 2
+    assert broken.stderr.startswith("error: --from: 'place(1,1' is not a move")

@@ -28,6 +28,31 @@ _MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 _NUMBER = re.compile(r"-?[0-9]+")
 
 
+def split_moves(text: str) -> list[str]:
+    """The moves of a line of them (``--from``'s, the web API's): separated by spaces outside
+    parentheses, so that ``place(1, 2)`` is one move, as ``parse_move`` reads it (and
+    ``place (1,2)`` too), each written back without its spaces (``place(1,2)``)."""
+    moves: list[str] = []
+    current = ""
+    depth = 0
+    for char in text:
+        if char.isspace():
+            if current and depth == 0:
+                moves.append(current)
+                current = ""
+            continue
+        if char == "(":
+            if not current and moves:  # the arguments of the name before the space
+                current = moves.pop()
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        current += char
+    if current:
+        moves.append(current)
+    return moves
+
+
 class IllegalMoveError(PliesError, ValueError):
     """A move that is not legal in the position it was played in."""
 

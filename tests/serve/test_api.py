@@ -86,6 +86,14 @@ def test_a_position_names_the_cell_each_move_is_played_on():
     assert len(position["moves"]) == 8
 
 
+def test_a_position_is_given_by_moves_with_spaces_inside_their_parentheses():
+    with served("tictactoe") as client:
+        spaced = client.get("/api/position", params={"moves": "place(1, 1) place (0, 0)"})
+        plain = client.get("/api/position", params={"moves": "place(1,1) place(0,0)"})
+        assert spaced.status_code == 200, spaced.text
+        assert spaced.json() == plain.json()
+
+
 def test_a_column_move_names_its_column():
     with served("connect4", {"width": 4, "height": 4}) as client:
         position = client.get("/api/position").json()

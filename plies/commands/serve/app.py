@@ -33,7 +33,7 @@ from plies.commands.analysis import json_param
 from plies.commands.serve.board import position_json
 from plies.commands.serve.session import MAX_SOURCE, RuleTimeout, Session
 from plies.errors import GameFileError, GameRuntimeError, PliesError, UsageError
-from plies.game.model import IllegalMoveError, value_text
+from plies.game.model import IllegalMoveError, split_moves, value_text
 from plies.solvers import SolverError
 
 STATIC = Path(__file__).parent / "static"
@@ -116,7 +116,7 @@ def create_app(session: Session, allowed_hosts: list[str] | None = None) -> Star
 
     def moves_of(request: Request) -> list[str]:
         text = request.query_params.get("moves", "")
-        moves = text.split()
+        moves = split_moves(text)
         if len(moves) > MAX_MOVES:
             raise BadRequest(f"a position is given by at most {MAX_MOVES:,} moves")
         return moves
