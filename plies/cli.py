@@ -995,7 +995,7 @@ def perft(
         typer.echo(json.dumps({"game": model.name, "counts": result.counts,
                                "terminal": result.terminal, "distinct": result.distinct,
                                "distinct_total": result.distinct_total,
-                               "stopped": stopped}, indent=2))
+                               "stopped": stopped, "ended": result.ended}, indent=2))
         if stopped == "memory":
             raise typer.Exit(1)
         return
@@ -1008,6 +1008,9 @@ def perft(
         if distinct:
             row += f"  {result.distinct[d]:>10,}"
         typer.echo(row)
+    if result.ended is not None:
+        typer.echo(f"the count stops at depth {result.ended} (--depth {depth:,}): every line "
+                   "of play has ended before it, so no deeper depth has positions")
     if stopped is not None:
         more = {"max-nodes": "; --max-nodes N allows more",
                 "timeout": "; --timeout S allows more",

@@ -41,6 +41,21 @@ class PerftResult:
     stopped: str | None = None
     """Why the count stopped before ``depth`` (max-nodes, timeout, memory or interrupted): the
     lists then hold the depths counted in full."""
+    ended: int | None = None
+    """The first depth without positions, where every line of play has ended before the
+    depth asked: the lists stop there (every deeper depth has none either)."""
+
+
+def ended_at(result: PerftResult, depth: int) -> PerftResult:
+    """``result`` cut after its first depth without positions, if that comes before
+    ``depth`` (``ended``): a count to a depth far past the game's end stops there."""
+    if 0 in result.counts and result.counts.index(0) < depth:
+        end = result.counts.index(0)
+        result.ended = end
+        del result.counts[end + 1:], result.terminal[end + 1:]
+        if result.distinct is not None:
+            del result.distinct[end + 1:]
+    return result
 
 
 def position_bytes(state) -> int:
@@ -107,9 +122,15 @@ def perft(game: Game, depth: int, *, state=None, distinct: bool = False,
             layer = following
             if seen is not None:
                 seen.update(layer)
+            if not layer:  # every line has ended: the next depth has none, nor any after it
+                result.counts.append(0)
+                result.terminal.append(0)
+                if distinct:
+                    result.distinct.append(0)
+                break
     except (SearchStopped, KeyboardInterrupt) as stop:
         result.stopped = stop_reason(stop)
         return result
     if seen is not None:
         result.distinct_total = len(seen)
-    return result
+    return ended_at(result, depth)

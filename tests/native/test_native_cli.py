@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from typer.testing import CliRunner
 
 from plies.cli import app
@@ -128,3 +131,35 @@ def test_perft_after_a_search_with_threads(native):
     game = native(plies.load("tictactoe"))
     assert game.solve("auto", threads=2).value == 0
     assert game.perft(9).counts == [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+
+
+def test_limits_past_what_the_c_counts_are_no_limits(native):
+    """A limit too large for the C's 64-bit (or 32-bit) argument raised OverflowError with a
+    traceback where Python took it; such a limit is no limit, and threads past 256 are 256."""
+    for option in (["--max-nodes", str(2**63)], ["--max-table", str(2**63)],
+                   ["--memory", "100000000000TB"], ["--threads", str(2**31)]):
+        result = run("solve", "tictactoe", "--backend", "native", *option, "--json")
+        assert result.exit_code == 0, (option, result.output)
+        assert '"value": 0' in result.stdout
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_perft_past_the_games_end_stops_at_its_first_empty_depth(backend, request):
+    """perft -d 10**30 added rows of zeros for ever after tic-tac-toe's last move (and
+    natively asked for arrays of 10**30 counts): the count stops at the first depth without
+    positions and says so."""
+    if backend == "native":
+        request.getfixturevalue("native")
+    result = run("perft", "tictactoe", "-d", str(10**30), "--backend", backend)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-3:] == ["    9       127,872     127,872",
+                          "   10             0           0",
+                          f"the count stops at depth 10 (--depth {10**30:,}): every line of "
+                          "play has ended before it, so no deeper depth has positions"]
+    data = json.loads(run("perft", "tictactoe", "-d", "12", "--json", "--backend",
+                          backend).stdout)
+    assert (len(data["counts"]), data["counts"][-1], data["ended"]) == (11, 0, 10)
+    exact = json.loads(run("perft", "tictactoe", "-d", "10", "--json", "--backend",
+                           backend).stdout)
+    assert (len(exact["counts"]), exact["ended"]) == (11, None)  # the depth asked: no note

@@ -26,7 +26,7 @@ from plies.backends.native.build import (NativeUnavailable, load_module, recall_
 from plies.backends.native.emit import chance_scale, emit
 from plies.solvers.errors import NoMovesError, UtilityOutOfBoundsError
 from plies.solvers.limits import REPORT_SECONDS, Limits, Progress, SearchStopped
-from plies.solvers.perft import PerftResult
+from plies.solvers.perft import PerftResult, ended_at
 from plies.solvers.protocol import CHANCE
 from plies.solvers.result import SearchResult
 from plies.solvers.search import value_scale
@@ -52,6 +52,8 @@ translation as well as on the memory (A TABLE IN REACH, table.c)."""
 OUT = 32
 MAX_PLY = 10_000
 MAX_PV = 256
+MAX_THREADS = 256
+"""The most threads a native search runs (search.c's MAX_THREADS): more asked for run this many."""
 
 (F_NONE, F_INDEX, F_RANGE, F_MAGNITUDE, F_OVERFLOW, F_DIVISION, F_LOOP, F_DOMAIN, F_EMPTY,
  F_UNIFORM, F_NO_MOVES, F_BOUNDS, F_INEXACT, F_DEEP, F_MEMORY, F_MAX_NODES, F_TIMEOUT,
@@ -164,11 +166,14 @@ class NativeGame:
                 Progress(nodes, seconds, nodes / seconds if seconds > 0 else 0.0, None)),
             onerror=failure)
         started = perf_counter()
+        most = 2**63 - 1  # a limit past what a 64-bit count reaches is no limit
         kind = self.lib.plies_solve(ALGORITHMS[algorithm], root,
                                     -1.0 if timeout is None else float(timeout),
-                                    -1 if max_nodes is None else max_nodes, table_bytes,
+                                    -1 if max_nodes is None else min(max_nodes, most),
+                                    min(table_bytes, most),
                                     out, line, where, report, report_every, scale >> 64,
-                                    scale & (2**64 - 1), threads, SPAWN_NODES, REACH_BYTES,
+                                    scale & (2**64 - 1), min(threads, MAX_THREADS),
+                                    SPAWN_NODES, REACH_BYTES,
                                     _takes_ctrl_c())
         seconds = perf_counter() - started
         if failed:
@@ -215,6 +220,7 @@ class NativeGame:
             GameRuntimeError: a rule of `setup` failed (the initial state, at its line).
         """
         state = self.start() if state is None else state
+        asked, depth = depth, min(depth, MAX_PLY)  # no game is deeper natively (F_DEEP)
         ffi = self.ffi
         root = ffi.new("int64_t[]", [int(v) for v in state])
         counts = ffi.new("int64_t[]", depth + 1)
@@ -227,7 +233,7 @@ class NativeGame:
             raise KeyboardInterrupt
         if kind != F_NONE:
             raise NativeFault(kind, REFUSALS.get(kind, "a rule of the game failed"))
-        return PerftResult(counts=list(counts), terminal=list(terminal))
+        return ended_at(PerftResult(counts=list(counts), terminal=list(terminal)), asked)
 
     # -- results --
 
