@@ -275,3 +275,22 @@ def test_a_library_solve_from_moves_keeps_its_timeout():
     model = load_source(COSTLY["effect"], "toil.game")
     with pytest.raises(MovesTooSlowError, match="more than 0.3 s to play go$"):
         model.solve(moves=["go"], timeout=0.3)
+
+
+def test_a_strong_solve_stopped_by_the_limits_around_it_raises_their_stop():
+    """play's --think watches the strong solve it tries first; a stop while the positions
+    were valued became SolveStoppedError with no timeout of its own, whose message failed
+    (TypeError, a traceback from `plies play tictactoe --think 0.01`)."""
+    from plies import load
+    from plies.solvers.limits import Limits, SearchStopped
+    from plies.solvers.strong import strong_solve
+
+    def watched():
+        Limits(timeout=0).first_check()  # play's `within`, its time already up
+        return strong_solve(load("tictactoe"))
+
+    with pytest.raises(SearchStopped):
+        watched()
+    result = run("play", "tictactoe", "--as", "none", "--think", "0.01")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().endswith("game over: draw (utility 0)")

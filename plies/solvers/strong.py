@@ -196,6 +196,8 @@ def strong_solve(
     try:
         return _valued(game, graph, exact_limit, explored - started)
     except SearchStopped as stop:
+        if limits is None:  # the stop of limits around this solve (play's --think): theirs
+            raise
         raise SolveStoppedError(stop.reason, timeout,
                                 f"valuing the positions ({len(graph):,} found)") from None
 
