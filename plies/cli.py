@@ -102,6 +102,23 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
+def _path(value: str | None) -> Path | None:
+    """A path option's value (--db, query's FILE), refused when it is empty: Path('') is the
+    working directory, which a solve would fill with a solution's files."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("an empty path: give a file or directory name.")
+    return None if value is None else Path(value)
+
+
+def _host(value: str) -> str:
+    """serve's --host, refused when empty: an empty host listens on every address, which only
+    an address such as 0.0.0.0 should ask for."""
+    if not value.strip():
+        raise typer.BadParameter("an empty address: give one, as in 127.0.0.1 (this machine "
+                                 "only) or 0.0.0.0 (every address).")
+    return value
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"plies {__version__}")
@@ -286,8 +303,9 @@ def solve(
     strong: Annotated[bool, typer.Option(
         "--strong", help="Solve every reachable position (retrograde analysis); with --db, "
                          "store them all in an SQLite database.")] = False,
-    db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE|DIR", help="With --strong: where to store every position: an "
+    db: Annotated[Optional[str], typer.Option(
+        "--db", callback=_path, metavar="FILE|DIR",
+        help="With --strong: where to store every position: an "
                                          "SQLite file (a name ending in .db, .sqlite or "
                                          ".sqlite3) or a solution directory solved tier by tier "
                                          "(any other name; run again to go on after a "
@@ -602,8 +620,9 @@ def analyze(
                                    "before the end); with a range, each combination's "
                                    "search stops there, as solve's does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE|DIR", help="Read the values from a strong solution written by "
+    db: Annotated[Optional[str], typer.Option(
+        "--db", callback=_path, metavar="FILE|DIR",
+        help="Read the values from a strong solution written by "
                                          "plies solve --strong --db instead of solving.")] = None,
 ) -> None:
     """Every legal move with its exact value and remoteness, best first, and a verdict.
@@ -630,9 +649,9 @@ def analyze(
 @app.command()
 @_reports_errors
 def query(
-    file: Annotated[Path, typer.Argument(metavar="FILE|DIR",
-                                         help="A database or solution directory written by "
-                                              "plies solve --strong --db.")],
+    file: Annotated[str, typer.Argument(metavar="FILE|DIR", callback=_path,
+                                        help="A database or solution directory written by "
+                                             "plies solve --strong --db.")],
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="The position after these moves (default: where the "
                                         "solution starts).")] = None,
@@ -1160,8 +1179,9 @@ def play(
         help="Seconds the solver may take per decision; past that it "
                                   "plays and judges by its best estimate.")] = 2.0,
     param: ParamOption = None,
-    db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE", help="Play perfectly and at once from a database written by "
+    db: Annotated[Optional[str], typer.Option(
+        "--db", callback=_path, metavar="FILE",
+        help="Play perfectly and at once from a database written by "
                                      "plies solve --strong.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Start from the position after these moves (with --db, "
@@ -1372,11 +1392,13 @@ def serve(
     port: Annotated[int, typer.Option(
         "--port", min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
     host: Annotated[str, typer.Option(
-        "--host", help="The address to listen on; only this machine can connect to the "
+        "--host", callback=_host,
+        help="The address to listen on; only this machine can connect to the "
                        "default.")] = "127.0.0.1",
     param: ParamOption = None,
-    db: Annotated[Optional[Path], typer.Option(
-        "--db", metavar="FILE|DIR", help="Read the values from a database or solution directory "
+    db: Annotated[Optional[str], typer.Option(
+        "--db", callback=_path, metavar="FILE|DIR",
+        help="Read the values from a database or solution directory "
                                          "written by plies solve --strong --db instead of "
                                          "solving.")] = None,
     open_browser: Annotated[bool, typer.Option(

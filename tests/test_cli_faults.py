@@ -451,6 +451,24 @@ def test_a_database_replaces_only_the_same_games_database(tmp_path):
                                  "same solution, solved again)\n")
 
 
+def test_a_db_that_cannot_be_a_directory_is_a_usage_error(tmp_path, monkeypatch):
+    """--db under a file raised NotADirectoryError (a traceback), and --db '' filled the
+    working directory with a solution's files."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("mine\n")
+    for db, said in (("afile/sub", "cannot write afile/sub: Not a directory"),
+                     ("afile", "cannot write afile: it is a file, not a solution directory")):
+        result = run("solve", "tictactoe", "--strong", "--db", db)
+        assert result.exit_code == 2, db
+        assert result.stderr.startswith(f"error: {said}"), result.stderr
+    for command in (["solve", "tictactoe", "--strong", "--db", ""], ["query", ""],
+                    ["analyze", "tictactoe", "--db", " "], ["play", "tictactoe", "--db", ""]):
+        result = run(*command)
+        assert result.exit_code == 2, command
+        assert "an empty path: give a file or directory name" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
 def test_a_solution_directory_of_another_solution_is_refused_as_a_file_is(tmp_path):
     """solve --strong refused another game's SQLite file with exit code 2 and another's
     solution directory with 1: both are the --db given, refused before any work."""

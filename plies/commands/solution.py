@@ -233,6 +233,13 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
     from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
     check_directory_game(model)  # before an engine starts or the C back end is asked
     check_directory_replaceable(path, model, start_moves)
+    if Path(path).exists() and not Path(path).is_dir():
+        raise UsageError(f"cannot write {path}: it is a file, not a solution directory; give "
+                         "another name (a name ending in .db stores the solution in SQLite)")
+    try:  # a path inside a file, or where nothing may be made: said before the solve
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     asked = workers
     if workers is None:
         workers = workers_default()

@@ -64,6 +64,15 @@ def test_a_port_that_is_taken_is_a_usage_error():
     assert done.output.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
 
 
+def test_an_empty_address_is_a_usage_error():
+    """--host '' listened on every address (0.0.0.0) and printed http://:PORT/: the default is
+    this machine only, and every address is asked for by name."""
+    for host in ("", "  "):
+        done = runner.invoke(app, ["serve", "tictactoe", "--host", host, "--port", "0"])
+        assert done.exit_code == 2
+        assert "Invalid value for '--host': an empty address" in done.output
+
+
 def test_a_port_out_of_range_is_a_usage_error():
     done = runner.invoke(app, ["serve", "tictactoe", "--port", "70000"])
     assert done.exit_code == 2
