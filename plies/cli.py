@@ -7,6 +7,7 @@ move), 2 a usage error (unknown option, missing file, bad --param).
 from __future__ import annotations
 
 import copy
+import errno
 import functools
 import json
 import math
@@ -173,10 +174,33 @@ def _reports_errors(command):
         except MemoryError:
             _fail(as_json, 1, "error", "error: plies ran out of memory: give the command "
                                        "--max-nodes or --timeout, or ask for less")
+        except OSError as error:
+            if error.errno not in _WRITE_FAILURES:
+                raise
+            _write_failed(error)
         finally:
             _AT.reset(at)
 
     return wrapper
+
+
+_WRITE_FAILURES = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+"""The errors of a write that failed: standard output closed (a pipe whose reader left) or
+full (``> /dev/full``), or a file the command wrote."""
+
+
+def _write_failed(error: OSError) -> None:
+    """End a command whose output could not be written: said on standard error (not for a
+    closed pipe, whose reader wants no more), exit code 1, no traceback. Standard output is
+    pointed at /dev/null first, so that Python's flush at exit does not fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no descriptor (a test's captured output)
+        pass
+    if error.errno != errno.EPIPE:
+        where = error.filename or "the output"
+        typer.echo(f"error: cannot write {where}: {error.strerror or error}", err=True)
+    raise typer.Exit(code=1)
 
 
 REPEAT_HINT = ("  hint: plies solve and plies analyze (with the default --algorithm auto) solve a "

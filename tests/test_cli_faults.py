@@ -662,3 +662,33 @@ def test_a_rule_failing_in_the_search_after_from_names_the_moves_from_the_start(
         solve_game(model, ["go(1)"], algorithm)
     assert failed.value.moves == ["go(1)"] + ["go(0)"] * 11
     assert (failed.value.diagnostic.line, failed.value.diagnostic.column) == (9, 16)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [["info", "nim"], ["solve", "tictactoe", "--json"],
+                                     ["perft", "tictactoe", "-d", "3"]])
+def test_a_full_standard_output_is_said_without_a_traceback(command):
+    """`plies info nim > /dev/full` ended in OSError's traceback: the write that failed is said
+    on standard error, exit code 1; a closed pipe (`| head -1`) is not an error to say."""
+    import subprocess
+    import sys
+    call = [sys.executable, "-c", "from plies.cli import app; app()", *command]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(call, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "error: cannot write the output: No space left on device\n"
+
+
+def test_a_reader_that_leaves_the_pipe_early_gets_no_traceback(tmp_path):
+    """Every position of tic-tac-toe as CSV (about 400 KB, past a pipe's buffer) into
+    `head -c 1`: the write after the reader left fails (EPIPE), quietly."""
+    import subprocess
+    import sys
+    db = tmp_path / "t.db"
+    assert run("solve", "tictactoe", "--strong", "--db", str(db)).exit_code == 0
+    call = [sys.executable, "-c", "from plies.cli import app; app()", "query", str(db),
+            "--export", "csv"]
+    piped = subprocess.run(f"{subprocess.list2cmdline(call)} | head -c 1; "
+                           "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
+                           capture_output=True, text=True, timeout=60)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, "i", "")
