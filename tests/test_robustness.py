@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plies.errors import Diagnostic, GameRuntimeError
+from plies.errors import Diagnostic, GameFileError, GameRuntimeError
 from plies.game.loader import load_source, validate_source
 from plies.frontend.runtime import GameFault
 from plies.solvers.protocol import CHANCE
@@ -119,6 +119,25 @@ def test_the_empty_file_says_what_a_game_file_starts_with():
 def test_a_five_megabyte_file_is_refused_at_once():
     assert first_error("game g\n" + "# " + "x" * 5_000_000) == (
         "limit", "the file is too large (5,000,009 characters; game files are at most 1,000,000)")
+
+
+def test_a_file_of_a_gigabyte_is_refused_before_it_is_read(tmp_path):
+    """A 512 MB file was read whole (and decoded, 4.7 GB) before its size was refused: the
+    loader reads at most four bytes a character of the limit."""
+    import resource
+    from plies.game.loader import read_source
+    path = tmp_path / "big.game"
+    with open(path, "wb") as file:
+        file.truncate(1 << 30)  # sparse: a gigabyte of NUL bytes on no disk
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(GameFileError) as raised:
+        read_source(path)
+    [found] = raised.value.diagnostics
+    assert (found.code, found.message) == ("limit", "the file is too large (more than "
+                                           "4,000,000 bytes; game files are at most 1,000,000 "
+                                           "characters)")
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 100_000  # not the gigabyte (the bytes read: 4 MB)
 
 
 def test_a_file_of_too_many_tokens_is_refused_quickly():

@@ -2,6 +2,9 @@
 
 # Limits: a game file is small, and these keep a hostile or mistaken one from allocating
 # without bound while it is checked and generated. Each is far above what exact search can solve.
+MAX_FILE_BYTES = 1_000_000
+"""Game files are short: a larger one is refused before it is parsed (characters), and a file
+of more than four times as many bytes before it is read whole (the loader)."""
 MAX_DIAGNOSTICS = 100
 """Most problems reported for one file; after that the checker only says there are more."""
 MAX_STATE_VALUES = 10_000

@@ -22,9 +22,7 @@ from lark.parsers.lalr_analysis import Shift
 from plies.errors import Diagnostic, GameFileError
 from plies.grammar import DECLARATIONS, lark_parser
 from plies.frontend import ast
-
-MAX_FILE_BYTES = 1_000_000
-"""Game files are short; a larger file is refused before it is parsed."""
+from plies.frontend.limits import MAX_FILE_BYTES
 MAX_NESTING = 100
 """Deepest expression or bracket nesting accepted (generated Python must stay compilable). A
 chain of operators of one level (`a + b - c ...`, `a and b and ...`: ``ast.continues_chain``)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plies.errors import Diagnostic, GameFileError, UsageError, normalize_newlines
+from plies.frontend.limits import MAX_FILE_BYTES
 from plies.game import game_cache
 from plies.game.model import GameModel
 from plies.frontend.values import SymbolValue
@@ -65,10 +66,17 @@ def read_source(path: Path) -> str:
         GameFileError: the file is not UTF-8 text.
         UsageError: the file cannot be read.
     """
+    most = 4 * MAX_FILE_BYTES  # UTF-8 takes at most 4 bytes a character: past it, too large
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:
+            data = file.read(most + 1)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > most:  # refused unread, as the parser refuses a text of more characters
+        raise GameFileError([Diagnostic(
+            str(path), 1, 1, 1, 2, "error", "limit",
+            f"the file is too large (more than {most:,} bytes; game files are at most "
+            f"{MAX_FILE_BYTES:,} characters)")], None)
     try:
         return normalize_newlines(data.decode("utf-8"))
     except UnicodeDecodeError as error:
