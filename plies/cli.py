@@ -12,6 +12,7 @@ import functools
 import json
 import math
 import os
+import re
 import sys
 from contextvars import ContextVar
 from pathlib import Path
@@ -156,6 +157,9 @@ def _reports_errors(command):
             _fail(as_json, 2, "usage", f"error: {'' if text.startswith('--from') else '--from: '}"
                                        f"{text}")
         except GameFileError as error:
+            wrong = _wrong_params(error, kwargs.get("param"))
+            if wrong:
+                _fail(as_json, 2, "usage", "\n".join(wrong))
             _fail(as_json, 1, "game-file", error.render(), error.diagnostics)
         except (GameRuntimeError, solvers.NoMovesError, solvers.UtilityOutOfBoundsError) as met:
             error = _restated(met)
@@ -201,6 +205,22 @@ def _write_failed(error: OSError) -> None:
         where = error.filename or "the output"
         typer.echo(f"error: cannot write {where}: {error.strerror or error}", err=True)
     raise typer.Exit(code=1)
+
+
+_PARAMETER = re.compile(r"parameter '(\w+)' (.*)", re.DOTALL)
+
+
+def _wrong_params(error: GameFileError, given: list[str] | None) -> list[str]:
+    """The errors of a game file that are all --param values of the wrong kind, as usage
+    errors (``error: --param misere: takes a bool, not a whole number (1)``); else []."""
+    names = {text.partition("=")[0].strip() for text in given or ()}
+    errors = [d for d in error.diagnostics if d.severity == "error"]
+    found = [(m, d) for d in errors if d.code == "param-type"
+             and (m := _PARAMETER.match(d.message)) and m.group(1) in names]
+    if not found or len(found) != len(errors):
+        return []
+    return [f"error: --param {m.group(1)}: {m.group(2)} (declared at {d.file}:{d.line})"
+            for m, d in found]
 
 
 REPEAT_HINT = ("  hint: plies solve and plies analyze (with the default --algorithm auto) solve a "
@@ -330,10 +350,10 @@ def solve(
     db: Annotated[Optional[str], typer.Option(
         "--db", callback=_path, metavar="FILE|DIR",
         help="With --strong: where to store every position: an "
-                                         "SQLite file (a name ending in .db, .sqlite or "
-                                         ".sqlite3) or a solution directory solved tier by tier "
-                                         "(any other name; run again to go on after a "
-                                         "stop).")] = None,
+             "SQLite file (a name ending in .db, .sqlite or "
+             ".sqlite3) or a solution directory solved tier by tier "
+             "(any other name; run again to go on after a "
+             "stop).")] = None,
     backend: Annotated[Optional[Literal["python", "native"]], typer.Option(
         "--backend", envvar="PLIES_BACKEND",
         help="python, or native: the rules and the search compiled to C (needs cffi and a C "
@@ -365,11 +385,28 @@ def solve(
     if strong and depth is not None:
         raise UsageError("--depth limits a search; --strong values every position to the end "
                          "of the game: give one of them")
+    if strong:
+        in_memory = db is None or not _is_solution_directory(db)
+        _does_not_apply("--strong values every position by retrograde analysis, not by a "
+                        "search", (f"--algorithm {algorithm}", algorithm != "auto"),
+                        ("--no-table", no_table), ("--max-table", max_table is not None),
+                        ("--threads", threads is not None),
+                        ("--memory (it bounds a solve by tiers: --db DIR)",
+                         memory is not None and in_memory))
+    elif no_table and max_table is not None:
+        raise UsageError("--max-table sizes the transposition table: --no-table has none")
+    if address is not None and engine != "ray":
+        raise UsageError("--address is the Ray cluster to join: add --engine ray")
     params, ranges = parse_params(param)
     moves = split_moves(from_moves) if from_moves else []
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
                    max_table=max_table, memory=_memory(memory))
     if ranges:
+        _refuse_with_ranges(("--strong", strong), ("--db", db is not None),
+                            ("--backend native (or PLIES_BACKEND=native)", backend == "native"),
+                            ("--threads", threads is not None), ("--workers", workers is not None),
+                            ("--engine ray", engine != "processes"),
+                            ("--address", address is not None))
         _sweep_table(game, params, ranges, moves, algorithm, options, as_json)
         return
     model = _loaded_at(game, params, moves, timeout)
@@ -647,7 +684,7 @@ def analyze(
     db: Annotated[Optional[str], typer.Option(
         "--db", callback=_path, metavar="FILE|DIR",
         help="Read the values from a strong solution written by "
-                                         "plies solve --strong --db instead of solving.")] = None,
+             "plies solve --strong --db instead of solving.")] = None,
 ) -> None:
     """Every legal move with its exact value and remoteness, best first, and a verdict.
 
@@ -657,6 +694,7 @@ def analyze(
     params, ranges = parse_params(param)
     moves = split_moves(from_moves) if from_moves else []
     if ranges:
+        _refuse_with_ranges(("--db", db is not None))
         _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
         return
     model = _loaded_at(game, params, moves, timeout)
@@ -691,6 +729,11 @@ def query(
     from plies.commands.solution import stored_solution
     if export is not None and export not in ("csv", "jsonl"):
         raise UsageError(f"--export takes csv or jsonl; got '{export}'")
+    if export is None and output is not None:
+        raise UsageError("--output writes what --export makes: add --export csv or jsonl")
+    if export is not None and as_json:
+        raise UsageError("--json prints one position's analysis; --export writes every "
+                         "position as csv or jsonl: give one of them")
     stored = stored_solution(file)
     if export is not None:
         if output is None:
@@ -722,6 +765,22 @@ def _stored_analysis(stored, moves: list[str]):
         return stored.analysis(moves)
     except UnansweredMovesError as error:
         raise UsageError(f"--from: {error}") from None
+
+
+def _does_not_apply(what: str, *options: tuple[str, bool], then: str = "") -> None:
+    """Refuse the options given (``(name, given)``) that ``what`` would leave unused, rather
+    than ignore them: ``what: --x, --y do not apply{then}``."""
+    given = [name for name, present in options if present]
+    if given:
+        raise UsageError(f"{what}: {', '.join(given)} {'does' if len(given) == 1 else 'do'} "
+                         f"not apply{then}")
+
+
+def _refuse_with_ranges(*options: tuple[str, bool]) -> None:
+    """Refuse the options given that a parameter range would leave unused: a sweep solves
+    each combination by search, in Python, into a table."""
+    _does_not_apply("a parameter range (--param NAME=A..B) solves each combination by search "
+                    "into a table", *options, then=" there; give each parameter one value")
 
 
 def _loaded_at(game, params, moves, timeout: float | None = None):
@@ -859,6 +918,11 @@ def validate(
              "found (not exhaustive).")] = None,
 ) -> None:
     """Check game files: every error and warning, each with its place in the file."""
+    if not explore:
+        _does_not_apply("without --explore, validate only checks the files",
+                        ("--max-states", max_states != DEFAULT_MAX_STATES),
+                        ("--playouts", playouts != DEFAULT_PLAYOUTS), ("--seed", seed != 0),
+                        ("--timeout", timeout is not None), then=": add --explore")
     params = _params(param)
     paths = []
     for name in files:
@@ -1206,7 +1270,7 @@ def play(
     db: Annotated[Optional[str], typer.Option(
         "--db", callback=_path, metavar="FILE",
         help="Play perfectly and at once from a database written by "
-                                     "plies solve --strong.")] = None,
+             "plies solve --strong.")] = None,
     from_moves: Annotated[Optional[str], typer.Option(
         "--from", metavar="MOVES", help="Start from the position after these moves (with --db, "
                                         "default: where the database starts).")] = None,
@@ -1418,13 +1482,13 @@ def serve(
     host: Annotated[str, typer.Option(
         "--host", callback=_host,
         help="The address to listen on; only this machine can connect to the "
-                       "default.")] = "127.0.0.1",
+             "default.")] = "127.0.0.1",
     param: ParamOption = None,
     db: Annotated[Optional[str], typer.Option(
         "--db", callback=_path, metavar="FILE|DIR",
         help="Read the values from a database or solution directory "
-                                         "written by plies solve --strong --db instead of "
-                                         "solving.")] = None,
+             "written by plies solve --strong --db instead of "
+             "solving.")] = None,
     open_browser: Annotated[bool, typer.Option(
         "--open", help="Open the page in a web browser.")] = False,
     timeout: Annotated[float, typer.Option(

@@ -168,8 +168,9 @@ def test_unknown_parameter_is_a_usage_error():
 
 def test_parameter_of_the_wrong_type():
     result = run("solve", "nim", "--param", "heaps=3")
-    assert result.exit_code == 1
-    assert "error: parameter 'heaps' takes a list, not a whole number (3)" in result.stderr
+    assert result.exit_code == 2  # the command line's mistake, as an unknown name is
+    assert result.stderr.startswith("error: --param heaps: takes a list, not a whole number (3) "
+                                    "(declared at ")
 
 
 def test_malformed_parameter():
@@ -405,3 +406,42 @@ def test_a_move_of_from_may_have_spaces_inside_its_parentheses():
     broken = run("solve", "tictactoe", "--from", "place(1, 1")
     assert broken.exit_code == 2
     assert broken.stderr.startswith("error: --from: 'place(1,1' is not a move")
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["solve", "tictactoe", "--strong", "-a", "minimax", "--no-table", "--max-table", "1",
+      "--memory", "1MB"],
+     "--strong values every position by retrograde analysis, not by a search: --algorithm "
+     "minimax, --no-table, --max-table, --memory (it bounds a solve by tiers: --db DIR) do not "
+     "apply"),
+    (["solve", "tictactoe", "--no-table", "--max-table", "5"],
+     "--max-table sizes the transposition table: --no-table has none"),
+    (["solve", "tictactoe", "--strong", "--db", "q1", "--address", "10.0.0.1:6379"],
+     "--address is the Ray cluster to join: add --engine ray"),
+    (["validate", "tictactoe", "--max-states", "5", "--seed", "9", "--timeout", "0"],
+     "without --explore, validate only checks the files: --max-states, --seed, --timeout do "
+     "not apply: add --explore"),
+])
+def test_options_that_would_go_unused_are_refused(tmp_path, monkeypatch, args, said):
+    """Each of these was accepted and ignored (exit code 0), found by a fuzzer of the
+    command-line arguments: an option given is used, or refused with why."""
+    monkeypatch.chdir(tmp_path)
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {said}\n"
+    assert list(tmp_path.iterdir()) == []  # nothing solved into q1
+
+
+def test_query_refuses_output_without_export_and_json_with_it(tmp_path):
+    db = tmp_path / "t.db"
+    assert run("solve", "nim", "-p", "heaps=[1,2]", "--strong", "--db", str(db)).exit_code == 0
+    result = run("query", str(db), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2
+    assert result.stderr == "error: --output writes what --export makes: add --export csv or " \
+                            "jsonl\n"
+    result = run("query", str(db), "--export", "csv", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["message"] == (
+        "error: --json prints one position's analysis; --export writes every position as csv "
+        "or jsonl: give one of them")
+    assert not (tmp_path / "out.csv").exists()

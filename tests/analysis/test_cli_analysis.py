@@ -385,6 +385,25 @@ def test_analyze_takes_ranges_too_and_bad_ranges_are_usage_errors():
     assert "10,000 combinations" in result.stderr
 
 
+def test_options_a_parameter_range_would_leave_unused_are_refused(tmp_path):
+    """A range solves each combination by search into a table: --strong --db r.db printed
+    that table and wrote no database, exit code 0; so with --backend native, --threads,
+    --workers, and analyze's --db (a missing file not even refused)."""
+    db = tmp_path / "r.db"
+    cases = [(["solve", "--strong", "--db", str(db)], "--strong, --db do not apply"),
+             (["solve", "--backend", "native", "--threads", "2"],
+              "--backend native (or PLIES_BACKEND=native), --threads do not apply"),
+             (["solve", "--workers", "2"], "--workers does not apply"),
+             (["analyze", "--db", str(tmp_path / "nosuch.db")], "--db does not apply")]
+    for options, said in cases:
+        result = run(options[0], "connect4", "-p", "width=3..4", "-p", "height=3", *options[1:])
+        assert result.exit_code == 2, options
+        assert result.stderr == ("error: a parameter range (--param NAME=A..B) solves each "
+                                 f"combination by search into a table: {said} there; give "
+                                 "each parameter one value\n")
+    assert not db.exists()
+
+
 # ---- tree --format efg --------------------------------------------------------------------------
 
 
