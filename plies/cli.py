@@ -979,7 +979,7 @@ def fmt(
     from plies.commands.formatter import format_file
     from plies.frontend.vocabulary import plural
     for path in files:
-        if path.is_dir():  # as every other command says it
+        if path.exists() and not path.is_file():  # a folder, a pipe: as find_game says it
             raise UsageError(f"'{path}' is not a file")
         if not path.is_file():
             raise UsageError(f"no game file '{path}'")

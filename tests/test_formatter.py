@@ -269,3 +269,14 @@ def test_the_language_server_formats_as_fmt_does_and_leaves_a_broken_file_alone(
     from plies.commands.lsp import formatted
     assert formatted("game g\nterminal  true\n", "g.game") == "game g\nterminal true\n"
     assert formatted("game g\nterminal n =\n", "g.game") is None
+
+
+def test_fmt_of_a_pipe_or_a_device_says_it_is_not_a_file(tmp_path):
+    """fmt said `no game file` of a named pipe and of /dev/null, which exist."""
+    import os
+    pipe = tmp_path / "ff.game"
+    os.mkfifo(pipe)
+    for path in (pipe, "/dev/null"):
+        result = CliRunner().invoke(app, ["fmt", "--check", str(path)])
+        assert result.exit_code == 2
+        assert result.stderr == f"error: '{path}' is not a file\n"
