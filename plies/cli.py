@@ -286,6 +286,8 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
                 state = model.play(state, text)
             except IllegalMoveError as error:
                 before = " ".join(moves[:i]) or "(start)"
+                if i > 20:  # the last few of a long line, and how many came before them
+                    before = f"{i:,} moves, the last {' '.join(moves[i - 10:i])}"
                 message = str(error).replace(" here;", f" after {before};", 1) \
                     .replace("cannot be played:", f"cannot be played after {before}:", 1)
                 raise UsageError(f"--from: {message}") from None

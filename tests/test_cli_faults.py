@@ -692,3 +692,20 @@ def test_a_reader_that_leaves_the_pipe_early_gets_no_traceback(tmp_path):
                            "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
                            capture_output=True, text=True, timeout=60)
     assert (piped.returncode, piped.stdout, piped.stderr) == (1, "i", "")
+
+
+def test_messages_about_from_stay_short_however_long_the_input():
+    """A 120,000-character move was repeated whole in its message, an illegal move after
+    thousands the whole line before it, and a position's legal moves all of them."""
+    long = "x" * 120_000
+    result = run("solve", "tictactoe", "--from", long)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --from: '{'x' * 60}... (120,000 characters)' is not a "
+                             "move: moves are written like place(1,2) or hold\n")
+    line = " ".join(["take(0,1)"] * 30 + ["take(0,5000)"])
+    result = run("solve", "nim", "-p", "heaps=[1000]", "--from", line)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: --from: 'take(0,5000)' is not legal after 30 moves, the last "
+        + " ".join(["take(0,1)"] * 10) + "; the legal moves are: take(0,1) take(0,2) ")
+    assert result.stderr.endswith(" take(0,40) ... (970 in all)\n")

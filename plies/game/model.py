@@ -28,6 +28,22 @@ _MOVE_TEXT = re.compile(r"\s*([A-Za-z_0-9][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 _NUMBER = re.compile(r"-?[0-9]+")
 
 
+CLIPPED = 80
+"""The most characters of a move's text that a message repeats (a fuzzer's 120,000-character
+move made a message of that size)."""
+
+
+LISTED = 40
+"""The most legal moves a message lists (a position may have a million)."""
+
+
+def clipped(text: str, most: int = CLIPPED) -> str:
+    """``text``, or its start and how long it was, where it is longer than ``most``."""
+    if len(text) <= most:
+        return text
+    return f"{text[:most - 20]}... ({len(text):,} characters)"
+
+
 def split_moves(text: str) -> list[str]:
     """The moves of a line of them (``--from``'s, the web API's): separated by spaces outside
     parentheses, so that ``place(1, 2)`` is one move, as ``parse_move`` reads it (and
@@ -122,14 +138,16 @@ class GameModel:
         """
         match = _MOVE_TEXT.match(text)
         if not match:
-            raise ValueError(f"'{text}' is not a move: moves are written like place(1,2) or hold")
+            raise ValueError(f"'{clipped(text)}' is not a move: moves are written like "
+                             "place(1,2) or hold")
         name, args = match.group(1), match.group(2)
         values = ()
         if args is not None and args.strip():
             try:
                 values = tuple(self._parse_arg(a.strip()) for a in args.split(","))
             except ValueError:
-                raise ValueError(f"'{text}': the arguments of a move are whole numbers") from None
+                raise ValueError(f"'{clipped(text)}': the arguments of a move are whole "
+                                 "numbers") from None
         made = [made for made, arity in self._moves_named().get(name, ()) if arity == len(values)]
         if len(made) == 1:
             return made[0][values] if isinstance(made[0], MoveTable) else made[0]
@@ -171,7 +189,8 @@ class GameModel:
         except ValueError as error:  # not a move's text at all: as illegal as any other
             raise IllegalMoveError(str(error)) from None
         if self.is_terminal(state):
-            raise IllegalMoveError(f"'{text}' cannot be played: the game is already over")
+            raise IllegalMoveError(f"'{clipped(text)}' cannot be played: the game is already "
+                                   "over")
         if self.to_move(state) == CHANCE:
             options = [move for move, _ in self.chance_outcomes(state)]
         else:
@@ -179,9 +198,12 @@ class GameModel:
         for move in options:
             if move == wanted:
                 return self.result(state, move)
-        listed = " ".join(str(m) for m in options) or "(none)"
+        listed = " ".join(str(m) for m in options[:LISTED]) or "(none)"
+        if len(options) > LISTED:
+            listed += f" ... ({len(options):,} in all)"
         what = "outcomes" if self.to_move(state) == CHANCE else "moves"
-        raise IllegalMoveError(f"'{text}' is not legal here; the legal {what} are: {listed}")
+        raise IllegalMoveError(f"'{clipped(text)}' is not legal here; the legal {what} are: "
+                               f"{listed}")
 
     def play_all(self, moves: list[str], state=None, *, timeout: float | None = None):
         """The state after playing ``moves`` (texts) from ``state`` (default: the start),
