@@ -218,7 +218,7 @@ def test_solving_again_into_a_directory_solved_before_the_symmetries_says_so(tmp
     meta["source_sha256"] = hashlib.sha256(meta["source"].encode()).hexdigest()
     (earlier / "solution.json").write_text(json.dumps(meta))
     again = runner.invoke(app, ["solve", "connect4", *args])
-    assert again.exit_code == 1
+    assert again.exit_code == 2  # refused before the solve, as any other solution's --db
     assert "holds connect4 (width=4, height=3) solved without its symmetries (mirror), as " \
            "plies solved before it used them: it is read as it is" in again.output
     assert "Traceback" not in again.output
