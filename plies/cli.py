@@ -1,20 +1,17 @@
-"""The plies command line: one function per verb; domain errors become messages and exit codes.
+"""The plies command line: one function per verb; domain errors become messages and exit codes
+(``commands/reporting.py``).
 
-Exit codes: 0 success, 1 a problem with the game (syntax, semantics, run-time failure, illegal
-move), 2 a usage error (unknown option, missing file, bad --param).
+Exit codes: 0 success, 1 a problem with the game (syntax, semantics, run-time failure), 2 a
+usage error (unknown option, missing file, bad --param, an illegal --from move).
 """
 
 from __future__ import annotations
 
 import copy
-import errno
-import functools
 import json
 import math
 import os
-import re
 import sys
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Literal, Optional
 
@@ -27,10 +24,10 @@ except ImportError:  # pragma: no cover - Typer before 0.28
     from click.exceptions import UsageError as OptionError
 
 from plies import __version__, solvers
-from plies.errors import (GameFileError, GameRuntimeError, PliesError, UsageError, diagnostics_json,
-                          printable)
+from plies.errors import GameFileError, PliesError, UsageError, diagnostics_json, printable
 from plies.commands.explore import DEFAULT_MAX_STATES, DEFAULT_PLAYOUTS, Finding
 from plies.commands.explore import explore as explore_game
+from plies.commands.reporting import COMMAND_POSITION, fail, reports_errors
 from plies.game.loader import (check_source, display_path, find_game, load, load_source,
                                       parse_param, read_source,
                                       validate_source)
@@ -42,7 +39,7 @@ from plies.solvers.table import TABLE_BYTES, format_memory
 class _Commands(TyperGroup):
     """The group of commands: under ``--json``, an option value that Click rejects before the
     command runs (``--depth -3``, an unknown ``--algorithm``) is a JSON object like every other
-    error (``_fail``), with the same exit code 2."""
+    error (``fail``), with the same exit code 2."""
 
     def invoke(self, ctx):
         given = ctx._protected_args if hasattr(ctx, "_protected_args") else ctx.protected_args
@@ -52,7 +49,7 @@ class _Commands(TyperGroup):
         except OptionError as error:
             if not as_json:
                 raise
-            _fail(True, error.exit_code, "usage", f"error: {error.format_message()}")
+            fail(True, error.exit_code, "usage", f"error: {error.format_message()}")
 
 
 class _Plies(typer.Typer):
@@ -136,131 +133,6 @@ def main(
     """plies: a game-description language and exact game solver."""
 
 
-def _reports_errors(command):
-    """Turn plies's domain errors into a message and an exit code, never a traceback.
-
-    The message goes to stderr; under ``--json`` it is a JSON object on stdout instead:
-    ``{"error": kind, "message": the text, "diagnostics": [...], "moves": [...]}``, where kind
-    is usage, game-file, runtime or solver.
-    """
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        as_json = kwargs.get("as_json", False)
-        at = _AT.set(None)
-        try:
-            return command(*args, **kwargs)
-        except UsageError as error:
-            _fail(as_json, 2, "usage", f"error: {error}")
-        except IllegalMoveError as error:  # only --from names moves on the command line
-            text = str(error)
-            _fail(as_json, 2, "usage", f"error: {'' if text.startswith('--from') else '--from: '}"
-                                       f"{text}")
-        except GameFileError as error:
-            wrong = _wrong_params(error, kwargs.get("param"))
-            if wrong:
-                _fail(as_json, 2, "usage", "\n".join(wrong))
-            _fail(as_json, 1, "game-file", error.render(), error.diagnostics)
-        except (GameRuntimeError, solvers.NoMovesError, solvers.UtilityOutOfBoundsError) as met:
-            error = _restated(met)
-            if not isinstance(error, GameRuntimeError):
-                _fail(as_json, 1, "solver", f"error: {error}", moves=error.moves)
-            _fail(as_json, 1, "runtime", error.render(), [error.diagnostic], error.moves)
-        except (PliesError, solvers.SolverError, ValueError) as error:
-            deep = isinstance(error, solvers.GameTooDeepError) and "depth" in kwargs
-            repeats = isinstance(error, solvers.RepeatedPositionError)
-            error = _restated(error)  # a line from --from's position: from the start
-            _fail(as_json, 1, "solver" if isinstance(error, solvers.SolverError) else "error",
-                  f"error: {error}" + (" (--depth)" if deep else "")
-                  + (f"\n{REPEAT_HINT}" if repeats else ""),
-                  moves=getattr(error, "moves", None),
-                  stopped_by=getattr(error, "stopped_by", None))
-        except MemoryError:
-            _fail(as_json, 1, "error", "error: plies ran out of memory: give the command "
-                                       "--max-nodes or --timeout, or ask for less")
-        except OSError as error:
-            if error.errno not in _WRITE_FAILURES:
-                raise
-            _write_failed(error)
-        finally:
-            _AT.reset(at)
-
-    return wrapper
-
-
-_WRITE_FAILURES = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
-"""The errors of a write that failed: standard output closed (a pipe whose reader left) or
-full (``> /dev/full``), or a file the command wrote."""
-
-
-def _write_failed(error: OSError) -> None:
-    """End a command whose output could not be written: said on standard error (not for a
-    closed pipe, whose reader wants no more), exit code 1, no traceback. Standard output is
-    pointed at /dev/null first, so that Python's flush at exit does not fail again."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no descriptor (a test's captured output)
-        pass
-    if error.errno != errno.EPIPE:
-        where = error.filename or "the output"
-        typer.echo(f"error: cannot write {where}: {error.strerror or error}", err=True)
-    raise typer.Exit(code=1)
-
-
-_PARAMETER = re.compile(r"parameter '(\w+)' (.*)", re.DOTALL)
-
-
-def _wrong_params(error: GameFileError, given: list[str] | None) -> list[str]:
-    """The errors of a game file that are all --param values of the wrong kind, as usage
-    errors (``error: --param misere: takes a bool, not a whole number (1)``); else []."""
-    names = {text.partition("=")[0].strip() for text in given or ()}
-    errors = [d for d in error.diagnostics if d.severity == "error"]
-    found = [(m, d) for d in errors if d.code == "param-type"
-             and (m := _PARAMETER.match(d.message)) and m.group(1) in names]
-    if not found or len(found) != len(errors):
-        return []
-    return [f"error: --param {m.group(1)}: {m.group(2)} (declared at {d.file}:{d.line})"
-            for m, d in found]
-
-
-REPEAT_HINT = ("  hint: plies solve and plies analyze (with the default --algorithm auto) solve a "
-               "game whose positions repeat, by retrograde analysis")
-"""Said after a search that met a repeated position: explain, tree, solve --algorithm minimax."""
-
-
-_AT: ContextVar = ContextVar("plies_command_position", default=None)
-"""The game a command runs and the --from moves of its position, once it has played them."""
-
-
-def _restated(error: Exception) -> Exception:
-    """A fault of the rules as ``validate --explore`` reports it (``commands/faults.py``): the
-    same location, message and shortest moves whatever command met it."""
-    at = _AT.get()
-    if at is None:
-        return error
-    from plies.commands.faults import restated
-    model, before = at
-    return restated(model, error, before)
-
-
-def _fail(as_json: bool, code: int, kind: str, message: str, diagnostics=(), moves=None,
-          stopped_by: str | None = None):
-    """Report an error (as text on stderr, or as JSON on stdout) and exit with ``code``.
-
-    ``stopped_by`` (a limit that stopped a strong solve: ``timeout``) is added to the JSON.
-    """
-    if as_json:
-        report = {"error": kind, "message": message,
-                  "diagnostics": [d.to_json() for d in diagnostics],
-                  "moves": None if moves is None else [str(m) for m in moves]}
-        if stopped_by is not None:
-            report["stopped_by"] = stopped_by
-        typer.echo(json.dumps(report, indent=2))
-    else:
-        typer.echo(printable(message, keep="\n"), err=True)
-    raise typer.Exit(code=code) from None
-
-
 def _start(model, from_moves: str | None, timeout: float | None = None,
            option: str = "--timeout"):
     """The position after ``--from`` moves (the initial state without them), played within
@@ -274,7 +146,7 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
     moves = split_moves(from_moves) if from_moves else []
     try:
         state = model.play_all(moves, timeout=timeout)
-        _AT.set((model, moves))  # a fault met from here is looked for again from here
+        COMMAND_POSITION.set((model, moves))  # a fault met from here: looked for again from here
         return state
     except MovesTooSlowError as error:
         raise MovesTooSlowError(f"stopped by timeout: --from: {error} ({option}); {option} S "
@@ -316,7 +188,7 @@ def _params(values: list[str] | None) -> dict[str, object]:
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def solve(
     game: GameArgument,
     algorithm: Annotated[Literal["auto", "minimax", "alphabeta", "expectiminimax"], typer.Option(
@@ -667,7 +539,7 @@ def _result_text(model, solved, moves, depth: int | None = None, asked: str = "a
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def analyze(
     game: GameArgument,
     from_moves: Annotated[Optional[str], typer.Option(
@@ -711,7 +583,7 @@ def analyze(
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def query(
     file: Annotated[str, typer.Argument(metavar="FILE|DIR", callback=_path,
                                         help="A database or solution directory written by "
@@ -897,7 +769,7 @@ def _show_param(value) -> str:
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def validate(
     files: Annotated[list[str], typer.Argument(metavar="FILE...",
                                                help="Game files (or shipped games' names).")],
@@ -970,7 +842,7 @@ def validate(
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def fmt(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Game files.")],
     check: Annotated[bool, typer.Option(
@@ -1005,7 +877,7 @@ def fmt(
 
 
 @app.command(name="test")
-@_reports_errors
+@reports_errors
 def run_tests(
     files: Annotated[list[str], typer.Argument(
         metavar="GAME...", help="Game files (or shipped games' names).")],
@@ -1027,7 +899,7 @@ def run_tests(
 
 
 @app.command(name="compile")
-@_reports_errors
+@reports_errors
 def compile_game(game: GameArgument, param: ParamOption = None,
                  backend: BackendOption = "python") -> None:
     """Print the Python (or, with --backend native, the C) that plies generates for a game."""
@@ -1047,7 +919,7 @@ def compile_game(game: GameArgument, param: ParamOption = None,
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def perft(
     game: GameArgument,
     depth: Annotated[int, typer.Option("--depth", "-d", min=0, help="Count up to N plies.")],
@@ -1164,7 +1036,7 @@ _FEATURES = {  # by the name of the node class (ast.py) that shows the feature
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def info(game: GameArgument, param: ParamOption = None,
          as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Describe a game: players, parameters, moves, chance events, bounds, features used."""
@@ -1251,7 +1123,7 @@ def _default(param):
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def play(
     game: GameArgument,
     side: Annotated[str, typer.Option(
@@ -1298,7 +1170,7 @@ def play(
     start = _start(model, from_moves, think, "--think")
     # None when the game is too big or its rules too slow: play then judges by searching
     oracle = timed_oracle(model, None if db is None else str(db), depth, think, start, moves)
-    _AT.set(None)  # a rule failing later is reported with the moves of the game played
+    COMMAND_POSITION.set(None)  # a rule failing later: reported with the moves of the game
     session = PlaySession(model, human=side, depth=depth, seed=seed, think=think,
                           manual_chance=chance == "manual", write=typer.echo, oracle=oracle,
                           start_moves=moves)
@@ -1334,7 +1206,7 @@ ShownAlgorithm = Literal["minimax", "alphabeta", "expectiminimax"]
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def explain(
     game: GameArgument,
     algorithm: Annotated[Optional[ShownAlgorithm], typer.Option(
@@ -1370,7 +1242,7 @@ def explain(
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def tree(
     game: GameArgument,
     output_format: Annotated[Literal["text", "dot", "svg", "png", "efg"], typer.Option(
@@ -1465,7 +1337,7 @@ def _write(output: Path, data: bytes) -> None:
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def lsp() -> None:
     r"""Run the language server for editors on standard input and output (needs plies\[lsp])."""
     from plies.commands.lsp import serve
@@ -1476,7 +1348,7 @@ def lsp() -> None:
 
 
 @app.command()
-@_reports_errors
+@reports_errors
 def serve(
     game: GameArgument,
     port: Annotated[int, typer.Option(
