@@ -143,7 +143,7 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
         MovesTooSlowError: the moves took longer than ``timeout`` (exit code 1).
     """
     from plies.game.model import MovesTooSlowError
-    moves = split_moves(from_moves) if from_moves else []
+    moves = _moves(from_moves)
     try:
         state = model.play_all(moves, timeout=timeout)
         COMMAND_POSITION.set((model, moves))  # a fault met from here: looked for again from here
@@ -168,7 +168,7 @@ def _start(model, from_moves: str | None, timeout: float | None = None,
 
 def _moves(from_moves: str | None) -> list[str]:
     """The ``--from`` moves as a list of texts."""
-    return split_moves(from_moves) if from_moves else []
+    return split_moves(from_moves or "")
 
 
 def _shown_algorithm(model, algorithm: str | None) -> str:
@@ -272,7 +272,7 @@ def solve(
     if address is not None and engine != "ray":
         raise UsageError("--address is the Ray cluster to join: add --engine ray")
     params, ranges = parse_params(param)
-    moves = split_moves(from_moves) if from_moves else []
+    moves = _moves(from_moves)
     options = dict(depth=depth, max_nodes=max_nodes, timeout=timeout, use_table=not no_table,
                    max_table=max_table, memory=_memory(memory))
     if ranges:
@@ -566,7 +566,7 @@ def analyze(
     """
     from plies.commands.analysis import analysis_text, analyze as analyze_position, parse_params
     params, ranges = parse_params(param)
-    moves = split_moves(from_moves) if from_moves else []
+    moves = _moves(from_moves)
     if ranges:
         _refuse_with_ranges(("--db", db is not None))
         _sweep_table(game, params, ranges, moves, "auto", {"timeout": timeout}, as_json)
@@ -629,7 +629,7 @@ def query(
 def _stored_moves(stored, from_moves: str | None) -> list[str]:
     """The moves of --from, or without it the position the stored solution starts from (the
     game's start, or the --from of the solve that wrote it)."""
-    return stored.start_moves if from_moves is None else split_moves(from_moves)
+    return stored.start_moves if from_moves is None else _moves(from_moves)
 
 
 def _stored_analysis(stored, moves: list[str]):

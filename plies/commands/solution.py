@@ -174,19 +174,27 @@ def check_directory_game(model) -> None:
                          "name ending in .db to store an explicit tree's solution")
 
 
-def check_directory_replaceable(path: str | Path, model, start_moves: list[str]) -> None:
-    """Refuse, as a usage error (as an SQLite file is refused: ``check_replaceable``), a
-    directory that holds another solution, before an engine starts; a directory of the same
-    solution is gone on with."""
+def check_directory_target(path: str | Path, model, start_moves: list[str]) -> None:
+    """Make the directory ``path`` for a solve by tiers, or refuse it as a usage error (as an
+    SQLite file is refused: ``check_replaceable``) before an engine starts: a file there, a
+    path where no directory can be made, or a directory of another solution (one of the same
+    solution is gone on with)."""
     from plies.solvers.tiers import check_identity
-    meta_path = Path(path) / F.METADATA
-    if not meta_path.is_file():
-        return
-    meta = F.read_json(meta_path)  # one that cannot be read is said so by the solve
-    try:
-        check_identity(Path(path), meta, identity(model, start_moves))
-    except F.SolutionDirectoryError as error:
-        raise UsageError(str(error)) from None
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a file, not a solution directory; give "
+                         "another name (a name ending in .db stores the solution in SQLite)")
+    meta_path = path / F.METADATA
+    if meta_path.is_file():
+        meta = F.read_json(meta_path)  # one that cannot be read is said so by the solve
+        try:
+            check_identity(path, meta, identity(model, start_moves))
+        except F.SolutionDirectoryError as error:
+            raise UsageError(str(error)) from None
+    try:  # a path inside a file, or where nothing may be made
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def solve_to_directory(model, start_moves: list[str], path: str | Path, *, engine=None,
@@ -232,14 +240,7 @@ def run_solve(model, start_moves: list[str], path: str | Path, *, workers: int |
 
     from plies.solvers.engines import PoolEngine, RayEngine, SerialEngine, workers_default
     check_directory_game(model)  # before an engine starts or the C back end is asked
-    check_directory_replaceable(path, model, start_moves)
-    if Path(path).exists() and not Path(path).is_dir():
-        raise UsageError(f"cannot write {path}: it is a file, not a solution directory; give "
-                         "another name (a name ending in .db stores the solution in SQLite)")
-    try:  # a path inside a file, or where nothing may be made: said before the solve
-        Path(path).mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    check_directory_target(path, model, start_moves)
     asked = workers
     if workers is None:
         workers = workers_default()

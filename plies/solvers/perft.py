@@ -49,8 +49,8 @@ class PerftResult:
 def ended_at(result: PerftResult, depth: int) -> PerftResult:
     """``result`` cut after its first depth without positions, if that comes before
     ``depth`` (``ended``): a count to a depth far past the game's end stops there."""
-    if 0 in result.counts and result.counts.index(0) < depth:
-        end = result.counts.index(0)
+    end = next((d for d, count in enumerate(result.counts) if count == 0), depth)
+    if end < depth:
         result.ended = end
         del result.counts[end + 1:], result.terminal[end + 1:]
         if result.distinct is not None:
